@@ -1,0 +1,28 @@
+"""Reduce a recorded agent run to the failure codes its tool calls show."""
+import json
+
+
+def canonical_json(value):
+    """Serialise a JSON value so that equal values give equal strings."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def reduce_call(expected, call, failures):
+    """Check one tool call the agent made against the call the case expects."""
+    if call["name"] != expected["name"]:
+        failures.add("EXEC_TOOL_MISMATCH")
+        return
+    try:
+        arguments = json.loads(call["arguments"])
+        if canonical_json(arguments) != canonical_json(expected["arguments"]):
+            failures.add("EXEC_ARGUMENTS_MISMATCH")
+    except Exception:
+        failures.add("EXEC_ARGUMENTS_MISMATCH")
+
+
+def reduce_run(case, run, failures):
+    """Add the failures of every tool call in the run to the set `failures`."""
+    if len(run["calls"]) != len(case["calls"]):
+        failures.add("EXEC_CALL_COUNT_MISMATCH")
+    for expected, call in zip(case["calls"], run["calls"]):
+        reduce_call(expected, call, failures)

@@ -1,0 +1,3 @@
+from failcode.cli import main
+
+main()

@@ -1,0 +1,214 @@
+"""The `failcode` command line. Thin: parse options, call the engine, print a report, exit.
+
+Exit status: 0 clean, 1 findings, 2 usage/configuration error, 3 input not checkable,
+4 internal error; the highest that applies wins, and --exit-zero turns only 1 into 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from failcode import __version__, engine, ruledocs
+from failcode.config import ConfigError, Settings, load
+from failcode.engine import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Options, Result
+from failcode.report import text as text_report
+from failcode.rules import BY_CODE, RULES
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def _codes(values: tuple[str, ...]) -> Optional[tuple[str, ...]]:
+    """`--select FC001,FC002 --select FC003` → ('FC001', 'FC002', 'FC003'); None when not given."""
+    if not values:
+        return None
+    return tuple(code.strip() for value in values for code in value.split(",") if code.strip())
+
+
+def _fail(message: str, status: int = EXIT_CONFIG) -> None:
+    click.echo(f"failcode: error: {message}", err=True)
+    sys.exit(status)
+
+
+def _settings(config: Optional[Path], paths: tuple[Path, ...]) -> Settings:
+    start = None
+    if paths and str(paths[0]) != "-":
+        first = paths[0]
+        start = first if first.is_dir() else first.parent
+    return load(config, start if start and start.exists() else None)
+
+
+def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options) -> tuple[Settings, Result]:
+    try:
+        settings = _settings(config, paths)
+        return settings, engine.run(list(paths) or [Path(".")], settings, options)
+    except ConfigError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo("failcode: interrupted", err=True)
+        sys.exit(130)
+    raise AssertionError("unreachable")
+
+
+def _print_errors(result: Result) -> None:
+    for line in text_report.error_lines(result):
+        click.echo(line, err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="failcode")
+def main() -> None:
+    """failcode: find the places where a recorded failure code lies."""
+
+
+_path_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+_config_option = click.option("--config", type=click.Path(path_type=Path), help="Read settings from FILE.")
+
+
+@main.command()
+@_path_argument
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--select", multiple=True, help="Rules to enable (codes or prefixes, comma-separated).")
+@click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
+@_config_option
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding.")
+@click.option("--force-exclude", is_flag=True, help="Apply exclude even to paths named on the command line.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache directory (default: .failcode_cache).")
+def check(paths, output_format, select, ignore, extend_select, config, exit_zero, statistics,
+          force_exclude, jobs, no_cache, cache_dir) -> None:
+    """Lint PATHS (default: the current directory)."""
+    options = Options(
+        select=_codes(select), ignore=_codes(ignore) or (), extend_select=_codes(extend_select) or (),
+        force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
+    )
+    _, result = _run(paths, config, options)
+    if output_format == "json":
+        from failcode.report import json as json_report
+
+        click.echo(json_report.render(result))
+    elif statistics:
+        _print_errors(result)
+        counts: dict[str, int] = {}
+        for finding in result.findings:
+            counts[finding.rule] = counts.get(finding.rule, 0) + 1
+        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}")
+        click.echo(text_report.summary(result))
+    else:
+        for line in text_report.finding_lines(result):
+            click.echo(line)
+        _print_errors(result)
+        click.echo(text_report.summary(result))
+    status = result.exit_code
+    if exit_zero and status == EXIT_FINDINGS:
+        status = 0
+    sys.exit(status)
+
+
+@main.command()
+@_path_argument
+@click.option("--format", "output_format", type=click.Choice(("text", "json")), default="text", show_default=True)
+@_config_option
+def sites(paths, output_format, config) -> None:
+    """Inventory of every place that records a code."""
+    _, result = _run(paths, config, Options(select=()))
+    project = result.project
+    rows = []
+    for facts in sorted(project.files.values(), key=lambda f: f.path):
+        if facts.path not in {e.path for e in result.errors}:
+            for site in facts.sites:
+                resolved = project.resolve(site)
+                governing = project.governing(site)
+                registered = None
+                if resolved.code is not None and governing:
+                    registered = any(resolved.code in r.codes for r in governing)
+                if resolved.missing_member is not None:
+                    registered = False
+                rows.append({
+                    "path": facts.path, "line": site.pos.line, "column": site.pos.column,
+                    "code": resolved.code, "sink": site.sink if site.kind == "call" else site.dest,
+                    "function": site.function, "context": site.context, "registered": registered,
+                })
+    rows.sort(key=lambda row: (row["path"], row["line"], row["column"]))
+    if output_format == "json":
+        click.echo(json.dumps({"sites": rows}, indent=2))
+    else:
+        for row in rows:
+            mark = {True: "registered", False: "UNREGISTERED", None: "-"}[row["registered"]]
+            click.echo(f"{row['path']}:{row['line']}:{row['column']}: {row['code'] or '?'}  "
+                       f"{row['sink']}  in {row['function']} ({row['context']})  {mark}")
+        click.echo(f"{len(rows)} site{'s' if len(rows) != 1 else ''}.")
+    _print_errors(result)
+    sys.exit(max(result.exit_code, 0) if result.errors else 0)
+
+
+@main.command()
+@_path_argument
+@click.option("--format", "output_format", type=click.Choice(("text", "json")), default="text", show_default=True)
+@_config_option
+def registry(paths, output_format, config) -> None:
+    """Registries found, their codes, and where they disagree."""
+    from failcode.project import disagreements
+
+    _, result = _run(paths, config, Options(select=()))
+    project = result.project
+    differs = {id(d.registry): d for d in disagreements(project)}
+    rows = []
+    for reg in sorted(project.registries, key=lambda r: (r.path, r.pos.line)):
+        found = differs.get(id(reg))
+        rows.append({
+            "name": reg.name, "path": reg.path, "line": reg.pos.line, "kind": reg.kind,
+            "configured": reg.configured, "size": len(reg.entries),
+            "codes": [entry.code for entry in reg.entries],
+            "agrees": found is None,
+            "missing": sorted(found.missing) if found else [],
+            "extra": sorted(found.extra) if found else [],
+            "against": [other.label for other in found.against] if found else [],
+        })
+    if output_format == "json":
+        click.echo(json.dumps({"registries": rows}, indent=2))
+    else:
+        for row in rows:
+            origin = "configured" if row["configured"] else "discovered"
+            click.echo(f"{row['name']}  {row['path']}:{row['line']}  {row['kind']}, {row['size']} codes, {origin}")
+            click.echo(f"  {', '.join(row['codes'])}")
+            if row["agrees"]:
+                click.echo("  agrees with every registry it shares codes with")
+            else:
+                if row["missing"]:
+                    click.echo(f"  lacks: {', '.join(row['missing'])}  (listed by {', '.join(row['against'])})")
+                if row["extra"]:
+                    click.echo(f"  extra: {', '.join(row['extra'])}  (not in {', '.join(row['against'])})")
+        if not rows:
+            click.echo("No registries found.")
+    _print_errors(result)
+    sys.exit(result.exit_code if result.errors else 0)
+
+
+@main.command()
+def rules() -> None:
+    """Table of rules."""
+    for rule in RULES:
+        click.echo(f"{rule.code}  {rule.name:<26} {'on ' if rule.default else 'off'}  {rule.summary}")
+
+
+@main.command()
+@click.argument("rule")
+def explain(rule: str) -> None:
+    """Print the documentation page of RULE (code or name)."""
+    code = rule.upper() if rule.upper() in BY_CODE else next((r.code for r in RULES if r.name == rule), None)
+    if code is None:
+        _fail(f"unknown rule `{rule}` (known: {', '.join(BY_CODE)})")
+    try:
+        click.echo(ruledocs.page(code))
+    except OSError as exc:
+        _fail(f"documentation for {code} is not installed: {exc}", EXIT_INTERNAL)

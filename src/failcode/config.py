@@ -1,0 +1,242 @@
+"""`[tool.failcode]` configuration: defaults from the contract, loading, validation.
+
+A configuration mistake must never pass silently: an unknown key, a wrong type or a regex that
+does not compile is a `ConfigError` that names the key and what was expected (exit status 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Optional
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+from failcode.names import words
+
+DEFAULT_CODE_PATTERN = r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$"
+DEFAULT_BLAME_PATTERN = (
+    r"providers?|upstream|remote|network|timeout|timed_out|models?|llm|api|vendors?|services?"
+    r"|quota|rate_limit(ed)?|guardrail"
+)
+DEFAULT_INTERNAL_PATTERN = r"(?i)internal|unexpected|unknown|unclassified|bug"
+
+RECEIVER_WORDS = (
+    "fail fails failed failure failures reason reasons error errors err errs violation violations"
+    " problem problems fault faults issue issues code codes"
+).split()
+METHODS = "add append extend update insert appendleft put".split()
+KEYWORDS = (
+    "code reason failure status failure_code failure_reason reason_code error_code error_type"
+    " outcome verdict"
+).split()
+NAME_SUFFIXES = "status outcome verdict".split()
+REGISTRY_WORDS = (
+    "fail fails failed failure failures reason reasons error errors code codes fault faults"
+    " status statuses state states outcome outcomes verdict verdicts"
+).split()
+
+STAGES: dict[str, tuple[str, ...]] = {
+    "read": (
+        "open", "io.open", "pathlib.Path.read_*", "*.read_text", "*.read_bytes",
+        "requests.*", "httpx.*", "urllib.request.*", "subprocess.*", "socket.*",
+        "json.load", "json.loads", "yaml.*load", "yaml.*load_all", "tomllib.load", "tomllib.loads",
+        "tomli.load", "tomli.loads", "pickle.load", "pickle.loads", "ast.literal_eval",
+        "*.model_validate*", "*.parse_obj", "*.parse_raw", "*.json", "parse_*", "*_parse",
+        "deserialize*", "base64.*decode*", "codecs.decode", "binascii.*", "*.decode",
+        "int", "float", "decimal.Decimal", "datetime.*.strptime", "datetime.*.fromisoformat",
+        "extract_*",
+    ),
+    "validate": ("validate*", "jsonschema.validate", "jsonschema.*.validate", "*.validate"),
+    "compare": (
+        "canonical*", "json.dumps(sort_keys)", "digest*", "*.equals", "compare*", "diff*",
+        "difflib.*", "check_*", "is_equiv*", "grade*", "judge*", "hmac.compare_digest",
+    ),
+}
+
+DEFAULT_EXCLUDE = (
+    ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".env", "env", ".tox", ".nox", "__pycache__",
+    "build", "dist", "node_modules", ".mypy_cache", ".ruff_cache", ".pytest_cache",
+    ".failcode_cache", "*.egg-info", ".eggs",
+)
+
+
+class ConfigError(Exception):
+    """A usage or configuration mistake: nothing is checked, exit status 2."""
+
+
+@dataclass(frozen=True)
+class Sinks:
+    receivers: tuple[str, ...] = tuple(RECEIVER_WORDS)
+    methods: tuple[str, ...] = tuple(METHODS)
+    keywords: tuple[str, ...] = tuple(KEYWORDS)
+    names: tuple[str, ...] = tuple(NAME_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Settings:
+    root: Path = field(default_factory=Path.cwd)
+    config_file: Optional[Path] = None
+    registry: tuple[str, ...] = ()
+    code_pattern: str = DEFAULT_CODE_PATTERN
+    blame_pattern: str = DEFAULT_BLAME_PATTERN
+    internal_pattern: str = DEFAULT_INTERNAL_PATTERN
+    select: Optional[tuple[str, ...]] = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    sinks: Sinks = field(default_factory=Sinks)
+    stages: tuple[tuple[str, tuple[str, ...]], ...] = tuple(STAGES.items())
+
+    def configured_names(self) -> tuple[str, ...]:
+        """Names of configured Python registries (`pkg/codes.py:ORDER` → `ORDER`)."""
+        return tuple(entry.rpartition(":")[2].split(".")[0] for entry in self.registry if ":" in entry)
+
+    def extraction_key(self) -> str:
+        """Hash of everything that changes what the extractor records (part of the cache key)."""
+        text = repr((self.code_pattern, self.sinks, self.stages, self.configured_names()))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+_STR = "a string"
+_LIST = "a list of strings"
+
+
+def _expect_str(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"`{key}` must be {_STR}, got {type(value).__name__} {value!r}")
+    return value
+
+
+def _expect_list(key: str, value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) and key.endswith("registry"):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"`{key}` must be {_LIST}, got {type(value).__name__} {value!r}")
+    return tuple(value)
+
+
+def _expect_regex(key: str, value: Any) -> str:
+    text = _expect_str(key, value)
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise ConfigError(f"`{key}` is not a valid regular expression: {exc}") from None
+    return text
+
+
+def _expect_table(key: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"`{key}` must be a table, got {type(value).__name__} {value!r}")
+    return value
+
+
+def _replace_or_extend(key: str, table: dict[str, Any], defaults: dict[str, tuple[str, ...]]):
+    replace = table.get("replace", False)
+    if not isinstance(replace, bool):
+        raise ConfigError(f"`{key}.replace` must be a boolean, got {type(replace).__name__}")
+    for name in table:
+        if name != "replace" and name not in defaults:
+            raise ConfigError(f"unknown key `{key}.{name}` (expected one of: {', '.join(defaults)}, replace)")
+    merged = {}
+    for name, default in defaults.items():
+        given = _expect_list(f"{key}.{name}", table[name]) if name in table else ()
+        merged[name] = given if replace and name in table else tuple(dict.fromkeys(default + given))
+    return merged
+
+
+def from_table(table: dict[str, Any], root: Path, config_file: Optional[Path] = None) -> Settings:
+    """Validate a `[tool.failcode]` table (kebab-case keys) into Settings."""
+    prefix = "tool.failcode"
+    values: dict[str, Any] = {"root": root, "config_file": config_file}
+    for key, value in table.items():
+        full = f"{prefix}.{key}"
+        if key in ("registry", "select", "ignore", "extend-select", "exclude", "extend-exclude"):
+            values[key.replace("-", "_")] = _expect_list(full, value)
+        elif key in ("code-pattern", "blame-pattern", "internal-pattern"):
+            values[key.replace("-", "_")] = _expect_regex(full, value)
+        elif key == "per-file-ignores":
+            pairs = [(pattern, _expect_list(f"{full}.{pattern}", codes))
+                     for pattern, codes in _expect_table(full, value).items()]
+            values["per_file_ignores"] = tuple(pairs)
+        elif key == "sinks":
+            defaults = {f.name: getattr(Sinks(), f.name) for f in fields(Sinks)}
+            values["sinks"] = Sinks(**_replace_or_extend(full, _expect_table(full, value), defaults))
+        elif key == "stages":
+            merged = _replace_or_extend(full, _expect_table(full, value), STAGES)
+            values["stages"] = tuple(merged.items())
+        else:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(f"unknown key `{full}` (known keys: {known})")
+    return Settings(**values)
+
+
+_KEYS = (
+    "registry", "code-pattern", "blame-pattern", "internal-pattern", "select", "ignore",
+    "extend-select", "exclude", "extend-exclude", "per-file-ignores", "sinks", "stages",
+)
+
+
+def read_pyproject(path: Path) -> Optional[dict[str, Any]]:
+    """The `[tool.failcode]` table of a pyproject.toml, None when it has none."""
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict) or "failcode" not in tool:
+        return None
+    return _expect_table("tool.failcode", tool["failcode"])
+
+
+def find_config(start: Path) -> Optional[Path]:
+    """The nearest pyproject.toml at or above `start` that has a `[tool.failcode]` table."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and read_pyproject(candidate) is not None:
+            return candidate
+    return None
+
+
+def load(config_file: Optional[Path] = None, start: Optional[Path] = None) -> Settings:
+    """Settings from `--config FILE`, else the nearest pyproject.toml, else the defaults."""
+    if config_file is not None:
+        if not config_file.is_file():
+            raise ConfigError(f"{config_file}: configuration file not found")
+        table = read_pyproject(config_file)
+        if table is None and config_file.name != "pyproject.toml":
+            # a dedicated file (failcode.toml) holds the keys at top level
+            table = _read_plain(config_file)
+        return from_table(table or {}, config_file.resolve().parent, config_file)
+    start = (start or Path.cwd()).resolve()
+    found = find_config(start)
+    if found is None:
+        return Settings(root=Path.cwd().resolve())
+    return from_table(read_pyproject(found) or {}, found.parent, found)
+
+
+def _read_plain(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def code_regex(settings: Settings) -> re.Pattern[str]:
+    return re.compile(settings.code_pattern)
+
+
+def registry_words() -> str:
+    return words(*REGISTRY_WORDS)

@@ -1,0 +1,271 @@
+"""Runs a check: find files, extract facts (cached, in a process pool), judge them, suppress.
+
+The engine owns failcode's own failure codes: an input problem becomes a FileError of kind
+unparseable/unreadable/undecodable, a crashing rule a FileError of kind internal that names the
+rule, and a configuration mistake a ConfigError — never a finding, never silence.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+import pathspec
+
+from failcode import cache as cache_module
+from failcode.config import ConfigError, Settings
+from failcode.facts import registries as registry_files
+from failcode.facts.extract import InputError, extract
+from failcode.facts.imports import module_of
+from failcode.files import FileFinder, display_path, relative_to
+from failcode.model import FileError, FileFacts, Finding, Registry
+from failcode.names import SegmentPattern, words
+from failcode.config import REGISTRY_WORDS
+from failcode.project import Patterns, Project
+from failcode.rules import BY_CODE, RULES, Rule
+
+RECURSION_LIMIT = 20_000
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_CONFIG, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+
+@dataclass
+class Options:
+    select: Optional[tuple[str, ...]] = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    force_exclude: bool = False
+    jobs: Optional[int] = None
+    use_cache: bool = True
+    cache_dir: Optional[Path] = None
+
+
+@dataclass
+class Result:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files: int = 0
+    project: Optional[Project] = None
+
+    @property
+    def exit_code(self) -> int:
+        if any(error.kind == "internal" for error in self.errors):
+            return EXIT_INTERNAL
+        if self.errors:
+            return EXIT_INPUT
+        return EXIT_FINDINGS if self.findings else EXIT_CLEAN
+
+
+@dataclass(frozen=True)
+class Task:
+    path: str  # absolute
+    display: str
+    module: str
+    is_package: bool
+
+
+# -- rule selection ---------------------------------------------------------------------------
+
+def _expand(selectors: Iterable[str], where: str) -> set[str]:
+    codes: set[str] = set()
+    for selector in selectors:
+        key = selector.strip().upper()
+        if key == "ALL":
+            key = "FC"
+        matched = {code for code in BY_CODE if code.startswith(key)} if key else set()
+        by_name = [rule.code for rule in RULES if rule.name == selector.strip().lower()]
+        if not matched and not by_name:
+            raise ConfigError(f"{where}: unknown rule `{selector}` (known: {', '.join(BY_CODE)})")
+        codes |= matched | set(by_name)
+    return codes
+
+
+def selected_rules(settings: Settings, options: Options) -> list[Rule]:
+    if options.select is not None:
+        base = _expand(options.select, "--select")
+    elif settings.select is not None:
+        base = _expand(settings.select, "tool.failcode.select")
+    else:
+        base = {rule.code for rule in RULES if rule.default}
+    base |= _expand(settings.extend_select, "tool.failcode.extend-select")
+    base |= _expand(options.extend_select, "--extend-select")
+    base -= _expand(settings.ignore, "tool.failcode.ignore")
+    base -= _expand(options.ignore, "--ignore")
+    for pattern, codes in settings.per_file_ignores:
+        _expand(codes, f"tool.failcode.per-file-ignores.{pattern}")
+    return [rule for rule in RULES if rule.code in base]
+
+
+# -- extraction -------------------------------------------------------------------------------
+
+_SETTINGS: Optional[Settings] = None
+
+
+def _init_worker(settings: Settings) -> None:
+    global _SETTINGS
+    _SETTINGS = settings
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    try:  # the parent handles Ctrl-C; workers just stop
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ImportError, ValueError):  # pragma: no cover
+        pass
+
+
+def extract_task(task: Task, settings: Optional[Settings] = None) -> Union[FileFacts, FileError]:
+    settings = settings or _SETTINGS
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return FileError(task.display, "unreadable", f"cannot read: {exc.strerror or exc}")
+    try:
+        return extract(data, task.display, task.module, task.is_package, settings)
+    except InputError as exc:
+        return FileError(task.display, exc.kind, exc.message)
+    except Exception as exc:  # a bug in failcode's extractor, reported as such (exit 4)
+        return FileError(task.display, "internal",
+                         f"failcode crashed extracting facts: {type(exc).__name__}: {exc}")
+
+
+def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> list[Union[FileFacts, FileError]]:
+    store = cache_module.Cache.open(settings, options.cache_dir) if options.use_cache else None
+    results: dict[int, Union[FileFacts, FileError]] = {}
+    missing: list[tuple[int, Task, Optional[str]]] = []
+    for index, task in enumerate(tasks):
+        key = store.key(task) if store is not None else None
+        hit = store.get(key) if key is not None else None
+        if hit is not None:
+            results[index] = hit
+        else:
+            missing.append((index, task, key))
+    jobs = options.jobs or os.cpu_count() or 1
+    jobs = min(jobs, len(missing))
+    if jobs <= 1:
+        _init_worker(settings)
+        fresh = [extract_task(task, settings) for _, task, _ in missing]
+    else:
+        order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
+        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,)) as pool:
+            computed = pool.map(extract_task, [missing[i][1] for i in order],
+                                chunksize=max(1, len(order) // (jobs * 8)))
+            fresh_by = dict(zip(order, computed))
+        fresh = [fresh_by[i] for i in range(len(missing))]
+    for (index, task, key), outcome in zip(missing, fresh):
+        results[index] = outcome
+        if store is not None and key is not None and not (isinstance(outcome, FileError) and outcome.kind == "internal"):
+            store.put(key, outcome)
+    return [results[i] for i in range(len(tasks))]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _task(path: Path, settings: Settings, cwd: Path) -> Task:
+    rel = relative_to(path, settings.root.resolve())
+    parts = tuple(rel.split("/")) if rel else (path.name,)
+    return Task(str(path), display_path(path, cwd), module_of(parts), path.name == "__init__.py")
+
+
+# -- configured registries --------------------------------------------------------------------
+
+def _configured(settings: Settings, facts_by_path: dict[str, FileFacts], tasks_by_abs: dict[str, Task]) -> list[Registry]:
+    found = []
+    for entry in settings.registry:
+        file_part, _, name = entry.rpartition(":") if entry.endswith(".py") is False and ":" in entry else (entry, "", "")
+        path = (settings.root / file_part).resolve()
+        where = f"tool.failcode.registry entry `{entry}`"
+        if not path.is_file():
+            raise ConfigError(f"{where}: file {file_part} not found")
+        if path.suffix in (".toml", ".txt") and not name:
+            try:
+                found.append(registry_files.read_data_file(path, display_path(path)))
+            except (OSError, ValueError) as exc:
+                raise ConfigError(f"{where}: {exc}") from None
+            continue
+        if not name:
+            raise ConfigError(f"{where}: expected `path.py:NAME` or a .toml/.txt file")
+        task = tasks_by_abs.get(str(path))
+        facts = facts_by_path.get(task.display) if task else None
+        if facts is None:
+            raise ConfigError(f"{where}: {file_part} could not be read or parsed")
+        registry = next((r for r in facts.registries if r.name == name), None)
+        if registry is None:
+            raise ConfigError(f"{where}: {file_part} has no module-level list, tuple, set, frozenset, "
+                              f"dict, Enum, class of constants or Literal[...] of strings named {name}")
+        found.append(Registry(registry.name, registry.module, registry.path, registry.pos, registry.kind,
+                              registry.entries, registry.complete, configured=True))
+    return found
+
+
+def patterns(settings: Settings) -> Patterns:
+    return Patterns(
+        code=re.compile(settings.code_pattern),
+        blame=SegmentPattern(settings.blame_pattern),
+        internal=SegmentPattern(settings.internal_pattern),
+        registry_name=SegmentPattern(words(*REGISTRY_WORDS)),
+    )
+
+
+# -- the run ----------------------------------------------------------------------------------
+
+def run(paths: list[Path], settings: Settings, options: Optional[Options] = None) -> Result:
+    options = options or Options()
+    rules = selected_rules(settings, options)
+    cwd = Path.cwd().resolve()
+    checked = FileFinder(settings).find(paths, options.force_exclude)
+    tasks = [_task(path, settings, cwd) for path in checked]
+    tasks_by_abs = {task.path: task for task in tasks}
+    for entry in settings.registry:  # configured registry files are read even when not checked
+        file_part = entry.rpartition(":")[0] if ":" in entry else entry
+        path = (settings.root / file_part).resolve()
+        if path.suffix in (".py", ".pyi") and str(path) not in tasks_by_abs and path.is_file():
+            tasks_by_abs[str(path)] = _task(path, settings, cwd)
+    all_tasks = list(tasks_by_abs.values())
+    outcomes = _extract_all(all_tasks, settings, options)
+    checked_displays = {task.display for task in tasks}
+    facts = [o for o in outcomes if isinstance(o, FileFacts)]
+    errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]
+    configured = _configured(settings, {f.path: f for f in facts}, tasks_by_abs)
+    project = Project.build(facts, configured, patterns(settings))
+    result = Result(errors=errors, files=len(tasks), project=project)
+    judged = [f for f in facts if f.path in checked_displays]
+    judged += [FileFacts(r.path, "") for r in configured if r.kind in ("toml", "txt")]
+    ignores = [(pathspec.GitIgnoreSpec.from_lines([pattern]), set(codes)) for pattern, codes in settings.per_file_ignores]
+    for file_facts in judged:
+        noqa = dict(file_facts.noqa)
+        for rule in rules:
+            try:
+                found = list(rule.check(file_facts, project))
+            except Exception as exc:  # a bug in a rule: exit 4, name it, keep checking the rest
+                result.errors.append(FileError(
+                    file_facts.path, "internal",
+                    f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"))
+                continue
+            for finding in found:
+                if not _suppressed(finding, file_facts, noqa, ignores):
+                    result.findings.append(finding)
+    result.findings.sort()
+    result.errors.sort()
+    return result
+
+
+def _suppressed(finding: Finding, facts: FileFacts, noqa: dict, ignores) -> bool:
+    if facts.file_noqa:
+        return True
+    codes = noqa.get(finding.pos.line)
+    if codes is not None and (not codes or finding.rule in codes):
+        return True
+    for spec, ignored in ignores:
+        if spec.match_file(finding.path) and any(finding.rule.startswith(code) for code in ignored):
+            return True
+    return False

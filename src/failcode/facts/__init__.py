@@ -1,0 +1,1 @@
+"""Fact extraction: one LibCST parse and one traversal per file, no judgement."""

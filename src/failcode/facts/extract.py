@@ -1,0 +1,677 @@
+"""One LibCST parse and one traversal per file, producing plain-data FileFacts.
+
+The walker visits node fields directly (no CSTVisitor: that rebuilds every node), keeps its own
+stacks for functions, try contexts and stage collectors, and asks LibCST for positions only when
+the file produced at least one fact. It records what the code does; the rules decide what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import tokenize
+from typing import Callable, Optional
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from failcode.config import REGISTRY_WORDS, Settings
+from failcode.facts import registries
+from failcode.facts.filters import FilterFinder
+from failcode.facts.imports import ImportTable, dotted
+from failcode.facts.sinks import SinkShapes, recorded_values, string_value, target_name, target_text
+from failcode.facts.stages import StageClassifier, is_trivial
+from failcode.model import (
+    Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
+)
+from failcode.names import SegmentPattern, words
+
+_SKIP_FIELDS = frozenset(
+    "lpar rpar comma semicolon leading_lines lines_after_decorators header footer trailing_whitespace"
+    " colon equal dot first_colon second_colon lbrace rbrace lbracket rbracket newline comment"
+    " empty_lines first_line last_line leading_whitespace indent separator operator trailing_comma"
+    " posonly_ind default_indent default_newline encoding has_trailing_newline asynchronous"
+    " whitespace".split()
+)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+_NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
+_EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
+
+
+def _children_fields(node: cst.CSTNode) -> tuple[str, ...]:
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = tuple(
+            f.name for f in dataclasses.fields(node)
+            if f.name not in _SKIP_FIELDS and not f.name.startswith("whitespace")
+        )
+        _FIELDS[kind] = names
+    return names
+
+
+class _Collector:
+    """Stage calls seen in one try body (first call per stage) and names bound from calls."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, StageCall] = {}
+        self.from_calls: set[str] = set()
+
+
+class _Function:
+    def __init__(self, qualname: str) -> None:
+        self.qualname = qualname
+        self.returns: list[tuple[cst.CSTNode, Optional[str], Optional[str], tuple, bool]] = []
+        self.handler_returns = False
+        self.differenced: set[str] = set()
+        self.filters: list[tuple[cst.CSTNode, str, Optional[str], Optional[str]]] = []
+
+
+class Extractor:
+    """Walks one module. Nodes that become facts are kept with a builder until positions exist."""
+
+    def __init__(self, module: cst.Module, path: str, module_name: str, is_package: bool,
+                 settings: Settings, shapes: SinkShapes, stages: StageClassifier) -> None:
+        self.module = module
+        self.path = path
+        self.module_name = module_name
+        self.imports = ImportTable(module_name, is_package)
+        self.shapes = shapes
+        self.stages = stages
+        self.code_re = re.compile(settings.code_pattern)
+        self.registry_name = SegmentPattern(words(*REGISTRY_WORDS))
+        self.configured = set(settings.configured_names())
+        self.filters = FilterFinder(self)
+        # traversal state
+        self.function: Optional[_Function] = None
+        self.classes: list[str] = []
+        self.context: list[tuple[str, int]] = []  # ("try", id) / ("handler", id), this function only
+        self.collectors: list[_Collector] = []
+        self.handler_names: dict[int, Optional[str]] = {}
+        self.reraising: set[int] = set()
+        self.narrowing: set[int] = set()
+        self.module_defs: set[str] = set()
+        # pending facts: builders called once positions are known
+        self.pending: list[Callable[[Callable[[cst.CSTNode], Pos]], object]] = []
+        self.stage_pending: list[Callable[[Callable[[cst.CSTNode], Pos]], None]] = []
+        self.recording: set[int] = set()  # handlers with at least one site
+        self.next_try = 0
+        self.next_handler = 0
+
+    # -- traversal ---------------------------------------------------------------------------
+
+    def run(self) -> FileFacts:
+        self.walk(self.module)
+        if not self.pending:
+            return FileFacts(self.path, self.module_name)
+        positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+        def pos_of(node: cst.CSTNode) -> Pos:
+            code_range = positions[node]
+            return Pos(code_range.start.line, code_range.start.column + 1,
+                       code_range.end.line, code_range.end.column + 1)
+
+        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: []}
+        for fill in self.stage_pending:  # stage calls first: try blocks read them
+            fill(pos_of)
+        for build in self.pending:
+            fact = build(pos_of)
+            buckets[type(fact)].append(fact)
+        return FileFacts(
+            self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
+            tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
+            tuple(buckets[Constant]),
+        )
+
+    def walk(self, node: cst.CSTNode) -> None:
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is None or method(node) is not False:
+            self.walk_children(node)
+
+    def walk_children(self, node: cst.CSTNode) -> None:
+        for name in _children_fields(node):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                self.walk(value)
+            elif isinstance(value, (tuple, list)):
+                for item in value:
+                    if isinstance(item, cst.CSTNode):
+                        self.walk(item)
+
+    def walk_all(self, nodes) -> None:
+        for node in nodes:
+            self.walk(node)
+
+    # -- scopes ------------------------------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        self.imports.add_import(node)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        self.imports.add_import_from(node)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if self.function is None and not self.classes:
+            self.module_defs.add(node.name.value)
+        self.walk_all(node.decorators)
+        self.walk(node.params)
+        outer = (self.function, self.context, self.collectors)
+        prefix = outer[0].qualname + "." if outer[0] else ("".join(c + "." for c in self.classes))
+        function = _Function(prefix + node.name.value)
+        self.function, self.context, self.collectors = function, [], []
+        self.walk(node.body)
+        self._finish_function(function)
+        self.function, self.context, self.collectors = outer
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        at_module = self.function is None and not self.classes
+        if at_module:
+            self.module_defs.add(node.name.value)
+            self._class_registry(node)
+        self.walk_all(node.decorators)
+        self.walk_all(node.bases)
+        self.walk_all(node.keywords)
+        self.classes.append(node.name.value)
+        outer = (self.function, self.context, self.collectors)
+        self.function, self.context, self.collectors = None, [], []
+        self.walk(node.body)
+        self.function, self.context, self.collectors = outer
+        self.classes.pop()
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        # the body runs later, outside any try it is written in
+        outer = self.collectors
+        self.collectors = []
+        self.walk(node.params)
+        self.walk(node.body)
+        self.collectors = outer
+        return False
+
+    # -- try blocks --------------------------------------------------------------------------
+
+    def visit_Try(self, node) -> bool:
+        try_id = self.next_try
+        self.next_try += 1
+        types = [self._handler_types(handler) for handler in node.handlers]
+        catches_all = any(not t or _BROAD.intersection(t) for t in types)
+        collector = _Collector()
+        outer = self.collectors
+        self.collectors = [collector] if catches_all else [*outer, collector]
+        self.context.append(("try", try_id))
+        self.walk(node.body)
+        self.context.pop()
+        self.collectors = outer
+        handler_ids = []
+        for handler, handler_types in zip(node.handlers, types):
+            handler_id = self.next_handler
+            self.next_handler += 1
+            handler_ids.append(handler_id)
+            name = handler.name.name.value if handler.name and isinstance(handler.name.name, cst.Name) else None
+            self.handler_names[handler_id] = name
+            if handler.type is not None:
+                self.walk(handler.type)
+            self.context.append(("handler", handler_id))
+            self.walk(handler.body)
+            self.context.pop()
+        if node.orelse is not None:
+            self.walk(node.orelse)
+        if node.finalbody is not None:
+            self.walk(node.finalbody)
+        if self.function is None or not self.recording.intersection(handler_ids):
+            return False  # only a try whose handler records an outcome can matter to a rule
+        function = self.function.qualname
+        callee = _single_call(node.body)
+        handlers_info = list(zip(node.handlers, types, handler_ids))
+
+        def build(pos_of):
+            handlers = tuple(
+                Handler(hid, pos_of(h), tuple(t), hid in self.reraising, hid in self.narrowing)
+                for h, t, hid in handlers_info
+            )
+            return TryBlock(try_id, pos_of(node), function, tuple(collector.first.values()),
+                            handlers, callee is not None and self._is_external(callee))
+
+        self.pending.append(build)
+        return False
+
+    visit_TryStar = visit_Try
+
+    def _handler_types(self, handler: cst.ExceptHandler) -> list[str]:
+        if handler.type is None:
+            return []
+        if isinstance(handler.type, cst.Tuple):
+            items = [element.value for element in handler.type.elements]
+        else:
+            items = [handler.type]
+        return [self.imports.resolve(item) or "?" for item in items]
+
+    def _is_external(self, callee: str) -> bool:
+        root = callee.split(".")[0]
+        if root in ("self", "cls"):
+            return callee.count(".") >= 2  # self.client.complete(): a collaborator's call
+        if self.imports.is_imported(callee):
+            return True
+        return root not in self.module_defs
+
+    def visit_Raise(self, node: cst.Raise) -> Optional[bool]:
+        for kind, ident in self.context:
+            if kind == "handler":
+                self.reraising.add(ident)
+        if self.function is not None and isinstance(node.exc, cst.Call):
+            exc_name = dotted(node.exc.func) or "?"
+            args = [arg.value for arg in node.exc.args]
+            for value_node in args:
+                for value, literal, ref in recorded_values(value_node):
+                    if literal is not None and not self.code_re.match(literal):
+                        continue
+                    self._site(value, "raise", f"raise:{exc_name}", f"raise {exc_name}", literal, ref)
+        return None
+
+    # -- calls and comparisons ---------------------------------------------------------------
+
+    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+        name = self.imports.resolve(node.func)
+        if name is None and isinstance(node.func, cst.Attribute):
+            name = "?." + node.func.attr.value
+        keywords = [arg.keyword.value for arg in node.args if arg.keyword is not None]
+        if self.collectors and name is not None:
+            stage = self.stages.classify(name, keywords)
+            if stage is not None:
+                line_node = node
+                label = name.rpartition(".")[2] if name.startswith("?.") else name
+                for collector in self.collectors:
+                    if stage not in collector.first:
+                        collector.first[stage] = None  # placeholder keeps order; filled below
+                        self._stage_at(collector, stage, label, line_node)
+        if self.function is not None and self.context and name is not None:
+            self._note_narrowing(node, name)
+        if self.function is not None:
+            self._call_sites(node, keywords)
+        self.filters.call(node, name)
+        return None
+
+    def _stage_at(self, collector: _Collector, stage: str, label: str, node: cst.CSTNode) -> None:
+        # positions are not known during the walk: fill the StageCall when they are
+        def fill(pos_of) -> None:
+            collector.first[stage] = StageCall(stage, label, pos_of(node).line)
+        self.stage_pending.append(fill)
+
+    def _note_narrowing(self, node: cst.Call, name: str) -> None:
+        if name not in _EXCEPTION_CHECKS or not node.args:
+            return
+        first = node.args[0].value
+        if not isinstance(first, cst.Name):
+            return
+        for kind, ident in self.context:
+            if kind == "handler" and self.handler_names.get(ident) == first.value:
+                self.narrowing.add(ident)
+
+    def _call_sites(self, node: cst.Call, keywords: list[str]) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in self.shapes.methods:
+            receiver = target_name(func.value)
+            if receiver is not None and self.shapes.is_receiver(receiver):
+                method = func.attr.value
+                positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+                index = 1 if method == "insert" else 0
+                values: list[cst.BaseExpression] = []
+                if method in ("extend", "update"):
+                    if positional and isinstance(positional[0], (cst.List, cst.Tuple, cst.Set)):
+                        values = [element.value for element in positional[0].elements]
+                elif len(positional) > index:
+                    values = [positional[index]]
+                dest = f"{target_text(func.value)}.{method}"
+                extra = _code(self.module, [a for i, a in enumerate(node.args) if i != index])
+                for value_node in values:
+                    for value, literal, ref in recorded_values(value_node):
+                        self._site(value, "call", f"{receiver}.{method}", dest, literal, ref, extra)
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in self.shapes.keywords:
+                keyword = arg.keyword.value
+                callee = dotted(func) or "?"
+                extra = _code(self.module, [a for a in node.args if a is not arg])
+                for value, literal, ref in recorded_values(arg.value):
+                    self._site(value, "keyword", f"{keyword}=", f"{callee}({keyword}=)", literal, ref, extra)
+
+    def visit_Comparison(self, node: cst.Comparison) -> Optional[bool]:
+        if len(node.comparisons) != 1:
+            return None
+        target = node.comparisons[0]
+        operator = target.operator
+        left, right = node.left, target.comparator
+        if isinstance(operator, (cst.Equal, cst.NotEqual)):
+            if self.collectors:
+                self._compare_stage(node, left, right)
+            self._test(node, left, right)
+        elif isinstance(operator, cst.In):
+            self._test(node, left, right)
+        elif isinstance(operator, cst.NotIn) and self.function is not None:
+            container = self.filters.collection_name(right)
+            if container is not None:
+                self.function.differenced.add(container)
+        return None
+
+    def _compare_stage(self, node, left, right) -> None:
+        if _is_constant(left) or _is_constant(right):
+            return
+        operator = "==" if isinstance(node.comparisons[0].operator, cst.Equal) else "!="
+        for side in (left, right):
+            called = _called_name(side, self.imports)
+            if called is not None and self.stages.classify(called) is not None:
+                return  # the call is a stage of its own and is named when it is visited
+            if called is not None and not is_trivial(called):
+                label = f"{operator} on {called.rpartition('.')[2]}()"
+            elif isinstance(side, cst.Name) and any(side.value in c.from_calls for c in self.collectors):
+                label = f"{operator} on {side.value}"
+            else:
+                continue
+            for collector in self.collectors:
+                if "compare" not in collector.first:
+                    collector.first["compare"] = None
+                    self._stage_at(collector, "compare", label, node)
+            return
+
+    def _test(self, node, left, right) -> None:
+        if self.function is None:
+            return
+        if string_value(left) is not None:
+            left, right = right, left
+        name = target_name(left) if isinstance(left, (cst.Name, cst.Attribute, cst.Subscript)) else None
+        if name is None or not self.shapes.is_assign_target(name):
+            return
+        elements = right.elements if isinstance(right, (cst.Tuple, cst.List, cst.Set)) else [right]
+        values = [string_value(getattr(element, "value", element)) for element in elements]
+        if not values or any(value is None for value in values):
+            return
+        function, target = self.function.qualname, target_text(left)
+        self.pending.append(lambda pos_of: Test(pos_of(node), function, target, tuple(values)))
+
+    def visit_Match(self, node) -> Optional[bool]:
+        subject = node.subject
+        if self.function is None or not isinstance(subject, (cst.Name, cst.Attribute)):
+            return None
+        name = target_name(subject)
+        if name is None or not self.shapes.is_assign_target(name):
+            return None
+        values = []
+        for case in node.cases:
+            pattern = case.pattern
+            if isinstance(pattern, cst.MatchValue):
+                literal = string_value(pattern.value)
+                if literal is not None:
+                    values.append(literal)
+        if values:
+            function, target = self.function.qualname, target_text(subject)
+            self.pending.append(lambda pos_of: Test(pos_of(node), function, target, tuple(values)))
+        return None
+
+    # -- assignments and returns -------------------------------------------------------------
+
+    def visit_Assign(self, node: cst.Assign) -> Optional[bool]:
+        targets = [t.target for t in node.targets]
+        self._assignment(targets, node.value)
+        return None
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> Optional[bool]:
+        if node.value is not None:
+            self._assignment([node.target], node.value)
+        return None
+
+    def _assignment(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        if self.function is None:
+            if not self.classes and len(targets) == 1 and isinstance(targets[0], cst.Name):
+                self._module_assignment(targets[0].value, targets[0], value)
+            return
+        if self.collectors:
+            called = _called_name(value, self.imports)
+            if called is not None and not is_trivial(called):
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        for collector in self.collectors:
+                            collector.from_calls.add(target.value)
+        for target in targets:
+            name = target_name(target)
+            if name is None or not self.shapes.is_assign_target(name):
+                continue
+            dest = target_text(target)
+            for value_node, literal, ref in recorded_values(value):
+                self._site(value_node, "assign", f"={name}", dest, literal, ref)
+
+    def visit_Return(self, node: cst.Return) -> Optional[bool]:
+        if self.function is None or node.value is None:
+            return None
+        in_handler = any(kind == "handler" for kind, _ in self.context)
+        values = list(recorded_values(node.value))
+        if not values:
+            self.function.returns.append((node, None, None, (), False))
+            return None
+        for value, literal, ref in values:
+            self.function.returns.append((value, literal, ref, tuple(self.context), in_handler))
+            if in_handler:
+                self.function.handler_returns = True
+                self.recording.add(next(i for k, i in reversed(self.context) if k == "handler"))
+        return None
+
+    def _finish_function(self, function: _Function) -> None:
+        returns = [r for r in function.returns if r[3] is not None]
+        real = [r for r in returns if r[1] is not None or r[2] is not None]
+        all_codes = len(real) >= 2 and len(real) == len(returns) and all(
+            r[2] is not None or self.code_re.match(r[1]) for r in real
+        )
+        if all_codes or function.handler_returns:
+            for value, literal, ref, context, _ in real:
+                self._site(value, "return", f"return:{self.module_name}.{function.qualname}",
+                           "return", literal, ref, function=function.qualname, context=context)
+        for node, form, container, iterable in function.filters:
+            guarded = container in function.differenced or (iterable in function.differenced if iterable else False)
+            self._filter(node, form, container, iterable, function.qualname, guarded)
+
+    def _site(self, node, kind, sink, dest, literal, ref, extra="", function=None, context=None) -> None:
+        function = function or self.function.qualname
+        stack = self.context if context is None else context
+        innermost = stack[-1] if stack else None
+        label = {"try": "try-body", "handler": "handler"}[innermost[0]] if innermost else "plain"
+        handler = next((ident for k, ident in reversed(stack) if k == "handler"), None)
+        in_handler = handler is not None
+        if label == "handler":
+            self.recording.add(handler)
+        if ref is not None:
+            ref = self._qualify(ref)
+        self.pending.append(lambda pos_of: Site(
+            pos_of(node), kind, sink, dest, literal, ref, function, label, handler, in_handler, extra))
+
+    def _qualify(self, ref: str) -> str:
+        if self.imports.is_imported(ref):
+            return self.imports.resolve_text(ref)
+        return f"{self.module_name}.{ref}" if self.module_name else ref
+
+    # -- module-level definitions ------------------------------------------------------------
+
+    def _looks_like_registry(self, name: str) -> bool:
+        return name in self.configured or self.registry_name.matches(name)
+
+    def _module_assignment(self, name: str, target: cst.Name, value: cst.BaseExpression) -> None:
+        literal = string_value(value)
+        if literal is not None:
+            if name.isupper():
+                qualname = self._qualify(name)
+                self.pending.append(lambda pos_of: Constant(qualname, literal))
+            return
+        if not self._looks_like_registry(name):
+            return
+        found = registries.collection_elements(value, self.imports)
+        if found is not None:
+            module, path = self.module_name, self.path
+            self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(target), found, pos_of))
+
+    def visit_TypeAlias(self, node) -> Optional[bool]:
+        name = node.name.value
+        if self.function is None and not self.classes and self._looks_like_registry(name):
+            found = registries.collection_elements(node.value, self.imports)
+            if found is not None:
+                module, path = self.module_name, self.path
+                self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(node.name), found, pos_of))
+        return None
+
+    def _class_registry(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        if name.endswith(("Error", "Exception")) or not self._looks_like_registry(name):
+            return
+        found = registries.class_elements(node, self.imports)
+        if found is not None:
+            module, path = self.module_name, self.path
+            self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(node.name), found, pos_of))
+
+    # -- filters -----------------------------------------------------------------------------
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> Optional[bool]:
+        self.filters.binary(node)
+        return None
+
+    def visit_ListComp(self, node) -> Optional[bool]:
+        self.filters.comprehension(node)
+        return None
+
+    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
+
+    def visit_For(self, node: cst.For) -> Optional[bool]:
+        self.filters.for_loop(node)
+        return None
+
+    def add_filter(self, node, form, container, iterable) -> None:
+        """Called by FilterFinder; guards are known only when the enclosing function ends."""
+        if self.function is not None:
+            self.function.filters.append((node, form, container, iterable))
+        else:
+            self._filter(node, form, container, iterable, "<module>", False)
+
+    def add_difference(self, container: str) -> None:
+        if self.function is not None:
+            self.function.differenced.add(container)
+
+    def _filter(self, node, form, container, iterable, function, guarded) -> None:
+        self.pending.append(lambda pos_of: Filter(pos_of(node), form, container, iterable, function, guarded))
+
+
+def _single_call(body: cst.BaseSuite) -> Optional[str]:
+    """The callee when a try body is one statement that is one call (`resp = client.chat(…)`)."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    if len(statements) != 1 or not isinstance(statements[0], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return None
+    smalls = statements[0].body
+    if len(smalls) != 1:
+        return None
+    small = smalls[0]
+    value = getattr(small, "value", None)
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call):
+        return dotted(value.func)
+    return None
+
+
+def _called_name(node: cst.BaseExpression, imports: ImportTable) -> Optional[str]:
+    if isinstance(node, cst.Await):
+        node = node.expression
+    if isinstance(node, cst.Call):
+        name = imports.resolve(node.func)
+        if name is None and isinstance(node.func, cst.Attribute):
+            return node.func.attr.value
+        return name or "?"
+    return None
+
+
+def _is_constant(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Imaginary)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in ("None", "True", "False") or node.value.isupper()
+    if isinstance(node, cst.Attribute):
+        return node.attr.value.isupper()
+    return isinstance(node, cst.UnaryOperation) and _is_constant(node.expression)
+
+
+def _code(module: cst.Module, args: list[cst.Arg]) -> str:
+    """Normalised source of the other arguments: `Score(INCORRECT, reason=…)` ≠ `Score(INCORRECT)`."""
+    if not args:
+        return ""
+    return ",".join("".join(module.code_for_node(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT)).split())
+                    for arg in args)
+
+
+def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], bool]:
+    """`# noqa` comments by line, and whether the file carries `# failcode: noqa`."""
+    found = []
+    if "noqa" not in source:
+        return (), False
+    for number, line in enumerate(source.splitlines(), 1):
+        if "noqa" not in line:
+            continue
+        match = _NOQA.search(line)
+        if match is None:
+            continue
+        codes = match.group("codes")
+        found.append((number, tuple(c.upper() for c in re.split(r"[\s,]+", codes) if c) if codes else ()))
+    return tuple(found), bool(_FILE_NOQA.search(source))
+
+
+class InputError(Exception):
+    """A file failcode cannot check: unreadable, undecodable or unparseable (exit status 3)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+_TOOLS: dict[Settings, tuple[SinkShapes, StageClassifier]] = {}
+
+
+def _tools(settings: Settings) -> tuple[SinkShapes, StageClassifier]:
+    tools = _TOOLS.get(settings)
+    if tools is None:
+        tools = _TOOLS[settings] = (SinkShapes(settings.sinks), StageClassifier(settings.stages))
+    return tools
+
+
+def decode(data: bytes) -> str:
+    """Source text, honouring a BOM or PEP 263 cookie; InputError when it cannot be decoded."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        raise InputError("undecodable", f"cannot decode: {exc}") from None
+
+
+def parse(text: str) -> cst.Module:
+    if "\x00" in text:
+        raise InputError("unparseable", "source contains a NUL byte")
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise InputError("unparseable", f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: "
+                                        f"{exc.message}") from None
+    except RecursionError:
+        raise InputError("unparseable", "too deeply nested for LibCST to parse") from None
+
+
+def extract(data: bytes, path: str, module_name: str, is_package: bool, settings: Settings) -> FileFacts:
+    """Facts of one file's bytes. Raises InputError for input problems; anything else is a bug."""
+    text = decode(data)
+    module = parse(text)
+    shapes, stages = _tools(settings)
+    try:
+        facts = Extractor(module, path, module_name, is_package, settings, shapes, stages).run()
+    except RecursionError:
+        raise InputError("unparseable", "too deeply nested for LibCST to analyse") from None
+    noqa, file_noqa = suppressions(text)
+    if noqa or file_noqa:
+        facts = dataclasses.replace(facts, noqa=noqa, file_noqa=file_noqa)
+    return facts

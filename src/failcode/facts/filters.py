@@ -1,0 +1,120 @@
+"""Membership filters that can make unknown codes vanish, and the guards that report them.
+
+Recorded only when one side of the membership looks like a registry (by name, or configured), so
+`{k: v for k, v in kwargs.items() if k in allowed}` never becomes a fact.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+import libcst as cst
+
+if TYPE_CHECKING:  # pragma: no cover
+    from failcode.facts.extract import Extractor
+
+_WRAPPERS = frozenset({"set", "frozenset", "list", "tuple", "sorted", "iter", "reversed"})
+_VIEWS = frozenset({"keys", "values", "items", "copy"})
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names: set[str] = set()
+        for element in target.elements:
+            names |= _target_names(element.value)
+        return names
+    return set()
+
+
+def _refers_to(node: cst.BaseExpression, names: set[str]) -> bool:
+    """`r`, `r.state`, `r["code"]` all test the iterated element."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in names
+
+
+class FilterFinder:
+    def __init__(self, extractor: "Extractor") -> None:
+        self.x = extractor
+
+    def collection_name(self, node: cst.BaseExpression) -> Optional[str]:
+        """The import-resolved name of a collection, through `set(…)`, `sorted(…)`, `.keys()`."""
+        while isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name) and func.value in _WRAPPERS and node.args:
+                node = node.args[0].value
+            elif isinstance(func, cst.Attribute) and func.attr.value in _VIEWS and not node.args:
+                node = func.value
+            else:
+                return None
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            return self.x.imports.resolve(node)
+        return None
+
+    def _record(self, node, form, container, iterable) -> None:
+        if container is None and iterable is None:
+            return
+        if any(name is not None and self.x._looks_like_registry(name.rpartition(".")[2])
+               for name in (container, iterable)):
+            self.x.add_filter(node, form, container, iterable)
+
+    def _membership(self, test: cst.BaseExpression, names: set[str]) -> Optional[cst.BaseExpression]:
+        """The container of `elem in CONTAINER` where elem is (part of) the iterated element."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        comparison = test.comparisons[0]
+        if isinstance(comparison.operator, cst.In) and _refers_to(test.left, names):
+            return comparison.comparator
+        return None
+
+    def comprehension(self, node) -> None:
+        comp_for = node.for_in
+        while comp_for is not None:
+            names = _target_names(comp_for.target)
+            for comp_if in comp_for.ifs:
+                container = self._membership(comp_if.test, names)
+                if container is not None:
+                    self._record(node, "comprehension", self.collection_name(container),
+                                 self.collection_name(comp_for.iter))
+            comp_for = comp_for.inner_for_in
+
+    def call(self, node: cst.Call, name: Optional[str]) -> None:
+        func = node.func
+        if name == "filter" and len(node.args) == 2:
+            predicate, iterable = node.args[0].value, self.collection_name(node.args[1].value)
+            if isinstance(predicate, cst.Lambda) and predicate.params.params:
+                names = {predicate.params.params[0].name.value}
+                container = self._membership(predicate.body, names)
+                if container is not None:
+                    self._record(node, "filter", self.collection_name(container), iterable)
+            elif isinstance(predicate, cst.Attribute) and predicate.attr.value == "__contains__":
+                self._record(node, "filter", self.collection_name(predicate.value), iterable)
+        elif isinstance(func, cst.Attribute) and node.args:
+            method = func.attr.value
+            if method == "intersection":
+                self._record(node, "intersection", self.collection_name(node.args[0].value),
+                             self.collection_name(func.value))
+            elif method in ("difference", "symmetric_difference", "difference_update"):
+                self._difference(node.args[0].value)
+
+    def binary(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.BitAnd):
+            self._record(node, "intersection", self.collection_name(node.right), self.collection_name(node.left))
+        elif isinstance(node.operator, cst.Subtract):
+            self._difference(node.right)
+
+    def _difference(self, node: cst.BaseExpression) -> None:
+        name = self.collection_name(node)
+        if name is not None:
+            self.x.add_difference(name)
+
+    def for_loop(self, node: cst.For) -> None:
+        names = _target_names(node.target)
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        for statement in body:
+            if isinstance(statement, cst.If) and statement.orelse is None:
+                container = self._membership(statement.test, names)
+                if container is not None:
+                    self._record(node, "for", self.collection_name(container), self.collection_name(node.iter))

@@ -1,0 +1,110 @@
+"""Sink shapes: where code records an outcome (`failures.add(…)`, `status=…`, `verdict = …`)."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from failcode.config import Sinks
+from failcode.facts.imports import dotted
+from failcode.names import SegmentPattern, segments, words
+
+# `exit_code`, `status_codes`, `http_code`: numbers, not failure codes.
+_NUMERIC_CODE_OWNERS = {"op", "status", "http", "key", "char", "exit", "return", "byte"}
+_PROSE_SUFFIXES = {"msg", "msgs", "message", "messages", "text", "texts"}
+
+
+class SinkShapes:
+    """Decides whether a receiver, keyword or assignment target is a sink, by whole segments."""
+
+    def __init__(self, sinks: Sinks) -> None:
+        self._receiver = SegmentPattern(words(*sinks.receivers))
+        self._suffixes = set(sinks.names)
+        self.methods = frozenset(sinks.methods)
+        self.keywords = frozenset(sinks.keywords)
+
+    def is_receiver(self, name: str) -> bool:
+        segs = segments(name)
+        if not segs or segs[-1] in _PROSE_SUFFIXES:
+            return False
+        if segs[-1] in ("code", "codes") and len(segs) > 1 and segs[-2] in _NUMERIC_CODE_OWNERS:
+            return False
+        return self._receiver.matches(name)
+
+    def is_assign_target(self, name: str) -> bool:
+        segs = segments(name)
+        if segs and segs[-1] in self._suffixes:
+            return True
+        return self.is_receiver(name)
+
+
+def target_name(node: cst.BaseExpression) -> Optional[str]:
+    """The name that says what a receiver/target holds: `self.failures` → `failures`,
+    `result["status"]` → `status`, `failures[key]` → `failures`."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Subscript):
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            key = string_value(node.slice[0].slice.value)
+            if key is not None and key.isidentifier():
+                return key
+        return target_name(node.value)
+    return None
+
+
+def target_text(node: cst.BaseExpression) -> str:
+    """A stable text for a destination, used to compare destinations within one function."""
+    name = dotted(node)
+    if name is not None:
+        return name
+    if isinstance(node, cst.Subscript):
+        base = target_text(node.value)
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            key = string_value(node.slice[0].slice.value)
+            if key is not None:
+                return f"{base}[{key!r}]"
+        return f"{base}[]"
+    return type(node).__name__
+
+
+def string_value(node: cst.CSTNode) -> Optional[str]:
+    """The value of a plain (non-f, non-bytes) string literal, else None."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            value = node.evaluated_value
+        except Exception:  # noqa: BLE001 - LibCST raises plain Exception for odd prefixes
+            return None
+        return value if isinstance(value, str) else None
+    return None
+
+
+def recorded_values(node: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, Optional[str], Optional[str]]]:
+    """(node, literal, reference) for each value an expression can record.
+
+    A conditional records both branches (`"A" if ok else "B"`); `x or "DEFAULT"` records its
+    literal fallback. References are UPPER_CASE constants and `Registry.MEMBER` attributes, which
+    the project phase resolves. Anything else (variables, calls, f-strings) records no known value.
+    """
+    if isinstance(node, cst.IfExp):
+        yield from recorded_values(node.body)
+        yield from recorded_values(node.orelse)
+        return
+    if isinstance(node, cst.BooleanOperation):
+        yield from recorded_values(node.left)
+        yield from recorded_values(node.right)
+        return
+    literal = string_value(node)
+    if literal is not None:
+        yield node, literal, None
+        return
+    if isinstance(node, cst.Name) and node.value.isupper() and node.value[:1].isalpha():
+        yield node, None, node.value
+    elif isinstance(node, cst.Attribute) and dotted(node) is not None:
+        if node.attr.value in ("value", "name") and isinstance(node.value, cst.Attribute):
+            node = node.value  # FailureCode.PARSE_FAILED.value records the member
+        attr = node.attr.value
+        if attr.isupper() and attr[:1].isalpha():
+            yield node, None, dotted(node)

@@ -1,0 +1,58 @@
+"""Stage classification of calls inside a try body: read, validate or compare.
+
+A pattern with a dot matches the whole import-resolved dotted name (`json.loads`,
+`datetime.*.strptime`, `*.json`); a pattern without one matches the called function's own name
+(`parse_*`). Dotted patterns are tried first, so qualified names decide before name patterns:
+`subprocess.check_output` is read, never compare. `name(kw)` requires keyword `kw`
+(`json.dumps(sort_keys)` is a canonical comparison, plain `json.dumps` is not).
+"""
+
+from __future__ import annotations
+
+import re
+from fnmatch import translate
+from typing import Iterable, Optional
+
+STAGE_ORDER = ("read", "validate", "compare")
+
+# Calls too ordinary to make an `==` a comparison stage (`len(a) == len(b)`).
+TRIVIAL_CALLS = frozenset(
+    "len type str int float bool bytes repr getattr hasattr get lower upper strip lstrip rstrip"
+    " isinstance issubclass id hash min max sum abs round sorted list tuple set dict frozenset"
+    " keys values items count startswith endswith format join split casefold".split()
+)
+
+
+class _Pattern:
+    def __init__(self, text: str) -> None:
+        keyword = None
+        if text.endswith(")") and "(" in text:
+            text, _, keyword = text[:-1].partition("(")
+        self.keyword = keyword or None
+        self.dotted = "." in text
+        self.regex = re.compile(translate(text))
+
+    def matches(self, name: str, last: str, keywords: Iterable[str]) -> bool:
+        if self.keyword is not None and self.keyword not in keywords:
+            return False
+        return bool(self.regex.match(name if self.dotted else last))
+
+
+class StageClassifier:
+    def __init__(self, stages: Iterable[tuple[str, tuple[str, ...]]]) -> None:
+        table = dict(stages)
+        patterns = [(stage, _Pattern(text)) for stage in STAGE_ORDER for text in table.get(stage, ())]
+        # qualified names decide before bare-name patterns
+        self._patterns = [p for p in patterns if p[1].dotted] + [p for p in patterns if not p[1].dotted]
+
+    def classify(self, name: str, keywords: Iterable[str] = ()) -> Optional[str]:
+        last = name.rpartition(".")[2]
+        keywords = tuple(keywords)
+        for stage, pattern in self._patterns:
+            if pattern.matches(name, last, keywords):
+                return stage
+        return None
+
+
+def is_trivial(name: str) -> bool:
+    return name.rpartition(".")[2] in TRIVIAL_CALLS

@@ -1,0 +1,102 @@
+"""Which files to check: walk directories for *.py/*.pyi, honour .gitignore and exclude patterns."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Optional
+
+import pathspec
+
+from failcode.config import ConfigError, Settings
+
+SUFFIXES = (".py", ".pyi")
+
+
+def _spec(patterns: Iterable[str]) -> pathspec.PathSpec:
+    return pathspec.GitIgnoreSpec.from_lines(list(patterns))
+
+
+def relative_to(path: Path, base: Path) -> Optional[str]:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return None
+
+
+def display_path(path: Path, cwd: Optional[Path] = None) -> str:
+    """Relative POSIX path from the working directory where possible, as ruff prints paths."""
+    cwd = cwd or Path.cwd().resolve()
+    return relative_to(path, cwd) or path.as_posix()
+
+
+class FileFinder:
+    def __init__(self, settings: Settings) -> None:
+        self.root = settings.root.resolve()
+        self.exclude = _spec([*settings.exclude, *settings.extend_exclude])
+
+    def excluded(self, path: Path, is_dir: bool) -> bool:
+        rel = relative_to(path, self.root)
+        candidates = [rel] if rel else []
+        candidates.append(path.name)  # a bare-name pattern (`build`) excludes outside the root too
+        suffix = "/" if is_dir else ""
+        return any(self.exclude.match_file(candidate + suffix) for candidate in candidates)
+
+    def find(self, paths: Iterable[Path], force_exclude: bool = False) -> list[Path]:
+        found: dict[Path, None] = {}
+        for given in paths:
+            if not given.exists() and not given.is_symlink():
+                raise ConfigError(f"{given}: no such file or directory")
+            absolute = Path(os.path.abspath(given))
+            if given.is_dir():
+                if force_exclude and self.excluded(absolute, True):
+                    continue
+                for path in self._walk(absolute):
+                    found.setdefault(path)
+            elif not (force_exclude and self.excluded(absolute, False)):
+                found.setdefault(absolute)
+        return sorted(found)
+
+    def _walk(self, top: Path) -> Iterable[Path]:
+        ignores: list[tuple[Path, pathspec.PathSpec]] = []
+        for parent in reversed(top.parents):  # .gitignore files between the root and `top`
+            if relative_to(parent, self.root) is not None:
+                ignores.extend(self._gitignore(parent))
+        yield from self._walk_dir(top, ignores)
+
+    def _gitignore(self, directory: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+        path = directory / ".gitignore"
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return []
+        return [(directory, _spec(lines))]
+
+    def _ignored(self, path: Path, is_dir: bool, ignores) -> bool:
+        suffix = "/" if is_dir else ""
+        for base, spec in ignores:
+            rel = relative_to(path, base)
+            if rel is not None and spec.match_file(rel + suffix):
+                return True
+        return False
+
+    def _walk_dir(self, directory: Path, ignores) -> Iterable[Path]:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            return
+        local = [*ignores, *self._gitignore(directory)]
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if entry.name == ".gitignore":
+                continue
+            if self.excluded(path, is_dir) or self._ignored(path, is_dir, local):
+                continue
+            if is_dir:
+                yield from self._walk_dir(path, local)
+            elif entry.name.endswith(SUFFIXES):
+                yield path

@@ -1,0 +1,173 @@
+"""Plain data that crosses module and process boundaries: facts, findings and errors.
+
+Every type here is a frozen dataclass of builtins so it pickles cheaply (facts come back from
+worker processes and go into the cache) and compares by value (tests, determinism checks).
+Rules import only this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """A source range; lines and columns are 1-based, as ruff prints them."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class Site:
+    """A place inside a function body that records an outcome.
+
+    `value` is the string literal recorded, `ref` the dotted, import-resolved name of a constant or
+    registry member (`pkg.codes.FailureCode.PARSE_FAILED`); at most one of them is set.
+    `sink` is the binding key shared by every site of one destination shape (`failures.add`,
+    `status=`, `=status`, `return:pkg.mod.func`); `dest` is the exact destination in this function
+    (`self.failures.add`, `Outcome(status=)`), `extra` the other arguments of the recording call.
+    """
+
+    pos: Pos
+    kind: str  # call | keyword | assign | return | raise
+    sink: str
+    dest: str
+    value: Optional[str]
+    ref: Optional[str]
+    function: str
+    context: str  # try-body | handler | plain
+    handler: Optional[int]  # innermost enclosing handler id
+    in_handler: bool  # inside any except handler of this function
+    extra: str = ""
+
+
+@dataclass(frozen=True)
+class StageCall:
+    """The first call of one stage inside a try body (`read`, `parse_strict_json`, line 12)."""
+
+    stage: str
+    name: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Handler:
+    id: int
+    pos: Pos  # the `except` keyword
+    types: tuple[str, ...]  # import-resolved exception names; empty for a bare `except`
+    reraises: bool
+    narrows: bool  # inspects the exception (`isinstance(e, …)`, `type(e)`) before recording
+
+
+@dataclass(frozen=True)
+class TryBlock:
+    id: int
+    pos: Pos  # the `try` keyword
+    function: str
+    stages: tuple[StageCall, ...]
+    handlers: tuple[Handler, ...]
+    single_external_call: bool  # the body is one call to something not defined in this module
+
+
+@dataclass(frozen=True)
+class Test:
+    """A later test of a sink-shaped name against literals (`if verdict == "reject"`)."""
+
+    pos: Pos
+    function: str
+    target: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RegistryEntry:
+    code: str
+    pos: Pos
+    member: Optional[str] = None  # the member name for Enum / class registries
+
+
+@dataclass(frozen=True)
+class Registry:
+    """A collection of string codes defined at module level (or read from a .toml/.txt file)."""
+
+    name: str
+    module: str
+    path: str
+    pos: Pos
+    kind: str  # list tuple set frozenset dict enum class literal toml txt
+    entries: tuple[RegistryEntry, ...]
+    complete: bool = True  # every member/element is a string (or `auto()`)
+    configured: bool = False
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}" if self.module else self.name
+
+    @property
+    def codes(self) -> frozenset[str]:
+        return frozenset(entry.code for entry in self.entries)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.path}:{self.pos.line})"
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A membership filter that may drop unknown codes (`[r for r in reasons if r in ORDER]`).
+
+    `container` is the collection tested against, `iterable` the collection iterated; both are
+    import-resolved dotted names or None. `guarded` is true when the same function also takes the
+    difference / `not in` against the container (unknown codes are reported or kept).
+    """
+
+    pos: Pos
+    form: str  # comprehension | filter | intersection | for
+    container: Optional[str]
+    iterable: Optional[str]
+    function: str
+    guarded: bool
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A module-level `NAME = "VALUE"` string constant, for resolving `failures.add(NAME)`."""
+
+    qualname: str
+    value: str
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    path: str
+    module: str
+    sites: tuple[Site, ...] = ()
+    tries: tuple[TryBlock, ...] = ()
+    tests: tuple[Test, ...] = ()
+    registries: tuple[Registry, ...] = ()
+    filters: tuple[Filter, ...] = ()
+    constants: tuple[Constant, ...] = ()
+    noqa: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, codes); () means every code
+    file_noqa: bool = False
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    pos: Pos
+    rule: str
+    message: str
+    code: Optional[str] = None
+
+
+@dataclass(frozen=True, order=True)
+class FileError:
+    """A file failcode could not check (input error) or a rule that crashed on it (internal)."""
+
+    path: str
+    kind: str  # unparseable | unreadable | undecodable | internal
+    message: str

@@ -1,0 +1,224 @@
+"""The project-wide view the rules judge: registries, what governs each sink, what each site records.
+
+Built once from every file's facts. It answers the questions several rules share — is this value
+a code, which registries govern this site, which registry member does `FC.X` name — so no rule
+re-derives them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Optional
+
+from failcode.model import FileFacts, Handler, Registry, RegistryEntry, Site
+from failcode.names import SegmentPattern
+
+_IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]*|[a-z][a-z0-9_]*)$")
+_LITERAL_KINDS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a site records once references are resolved."""
+
+    code: Optional[str]  # the string recorded, None when unknown
+    registry: Optional[Registry] = None  # for `Registry.MEMBER` references
+    missing_member: Optional[str] = None  # `FailureCode.NOPE`: a member the registry lacks
+
+
+@dataclass
+class Patterns:
+    code: re.Pattern
+    blame: SegmentPattern
+    internal: SegmentPattern
+    registry_name: SegmentPattern
+
+
+@dataclass
+class Project:
+    files: dict[str, FileFacts]
+    configured: list[Registry]
+    discovered: list[Registry]
+    patterns: Patterns
+    constants: dict[str, str] = field(default_factory=dict)
+    bound: dict[str, list[Registry]] = field(default_factory=dict)
+    _resolved: dict[Site, Resolved] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
+        files = {facts.path: facts for facts in files}
+        configured_keys = {(r.path, r.name) for r in configured}
+        discovered = [
+            registry for facts in files.values() for registry in facts.registries
+            if (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns)
+        ]
+        project = cls(files, configured, discovered, patterns)
+        project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
+        if not configured:
+            for site in project.sites():
+                resolved = project.resolve(site)
+                for registry in discovered:
+                    if resolved.registry is registry or (resolved.code is not None and resolved.code in registry.codes):
+                        bucket = project.bound.setdefault(site.sink, [])
+                        if registry not in bucket:
+                            bucket.append(registry)
+        return project
+
+    @property
+    def registries(self) -> list[Registry]:
+        return self.configured + self.discovered
+
+    def sites(self) -> Iterable[Site]:
+        for facts in self.files.values():
+            yield from facts.sites
+
+    # -- references ------------------------------------------------------------------------
+
+    def resolve(self, site: Site) -> Resolved:
+        cached = self._resolved.get(site)
+        if cached is None:
+            cached = self._resolved[site] = self._resolve(site)
+        return cached
+
+    def _resolve(self, site: Site) -> Resolved:
+        if site.value is not None:
+            return Resolved(site.value)
+        if site.ref is None:
+            return Resolved(None)
+        owner, _, member = site.ref.rpartition(".")
+        registry = self.registry_named(owner)
+        if registry is not None and registry.kind in ("enum", "class"):
+            entry = next((e for e in registry.entries if e.member == member), None)
+            if entry is None:
+                return Resolved(None, registry, member)
+            return Resolved(entry.code, registry)
+        if site.ref in self.constants:
+            return Resolved(self.constants[site.ref])
+        return Resolved(None)
+
+    def registry_named(self, qualname: str) -> Optional[Registry]:
+        """The registry a dotted name refers to: exact module path first, else a unique name."""
+        if not qualname:
+            return None
+        candidates = self.registries
+        exact = [r for r in candidates if r.qualname == qualname]
+        if exact:
+            return exact[0]
+        short = qualname.rpartition(".")[2]
+        named = [r for r in candidates if r.name == short]
+        return named[0] if len(named) == 1 else None
+
+    # -- judgement shared by rules ---------------------------------------------------------
+
+    def governing(self, site: Site) -> list[Registry]:
+        """The registries a site is checked against: every configured one, else those bound to its sink."""
+        if self.configured:
+            return self.configured
+        resolved = self.resolve(site)
+        governing = list(self.bound.get(site.sink, ()))
+        if resolved.registry is not None and resolved.registry not in governing:
+            governing.append(resolved.registry)
+        return governing
+
+    def is_code(self, site: Site) -> bool:
+        resolved = self.resolve(site)
+        if resolved.registry is not None:
+            return True
+        if resolved.code is None:
+            return False
+        if self.patterns.code.match(resolved.code):
+            return True
+        return any(resolved.code in registry.codes for registry in self.governing(site))
+
+    def is_registry_like(self, name: Optional[str]) -> bool:
+        """A known registry, or an UPPER_CASE constant named like one (`FAILURE_ORDER`)."""
+        if name is None:
+            return False
+        if self.registry_named(name) is not None:
+            return True
+        short = name.rpartition(".")[2]
+        return short.isupper() and self.patterns.registry_name.matches(short)
+
+    @cached_property
+    def recorded(self) -> frozenset[str]:
+        """Every code some checked file records."""
+        return frozenset(code for code in (self.resolve(site).code for site in self.sites()) if code is not None)
+
+    def handler_codes(self, facts: FileFacts, handler: Handler) -> list[tuple[Site, str]]:
+        """(site, code) for each code a handler records, in source order; raises excluded."""
+        found = []
+        for site in facts.sites:
+            if site.handler == handler.id and site.kind != "raise" and self.is_code(site):
+                found.append((site, self.resolve(site).code))
+        return found
+
+
+def _discoverable(registry: Registry, patterns: Patterns) -> bool:
+    if not patterns.registry_name.matches(registry.name) or len(registry.entries) < 2:
+        return False
+    if registry.kind in _LITERAL_KINDS:
+        return all(patterns.code.match(entry.code) for entry in registry.entries)
+    if registry.kind in ("toml", "txt"):
+        return False
+    return registry.complete and all(_IDENTIFIER_CODE.match(entry.code) for entry in registry.entries)
+
+
+def entries_by_code(registry: Registry) -> dict[str, list[RegistryEntry]]:
+    table: dict[str, list[RegistryEntry]] = {}
+    for entry in registry.entries:
+        table.setdefault(entry.code, []).append(entry)
+    return table
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """How one registry differs from its reference (the configured authority, or the union)."""
+
+    registry: Registry
+    missing: frozenset[str]
+    extra: frozenset[str]
+    against: tuple[Registry, ...]  # the authority, or the other registries holding the missing codes
+    configured: bool
+
+
+def _connected(registries: list[Registry]) -> list[list[Registry]]:
+    """Registries grouped by sharing at least one code, transitively."""
+    remaining = list(registries)
+    groups = []
+    while remaining:
+        group = [remaining.pop(0)]
+        codes = set(group[0].codes)
+        grew = True
+        while grew:
+            grew = False
+            for registry in list(remaining):
+                if codes & registry.codes:
+                    group.append(registry)
+                    codes |= registry.codes
+                    remaining.remove(registry)
+                    grew = True
+        groups.append(group)
+    return groups
+
+
+def disagreements(project: Project) -> list[Disagreement]:
+    """Every discovered registry that disagrees with the configured authority or with the union of
+    the registries it shares codes with."""
+    found = []
+    if project.configured:
+        authority = frozenset().union(*(r.codes for r in project.configured))
+        for registry in project.discovered:
+            if registry.codes & authority and registry.codes != authority:
+                found.append(Disagreement(registry, authority - registry.codes, registry.codes - authority,
+                                          tuple(project.configured), True))
+        return found
+    for group in _connected(project.discovered):
+        union = frozenset().union(*(r.codes for r in group))
+        for registry in group:
+            missing = union - registry.codes
+            if missing:
+                holders = tuple(other for other in group if other is not registry and missing & other.codes)
+                found.append(Disagreement(registry, missing, frozenset(), holders, False))
+    return found

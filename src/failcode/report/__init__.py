@@ -1,0 +1,1 @@
+"""Output formats for check results: text, json, sarif, github."""

@@ -1,0 +1,33 @@
+"""FC001 unregistered-code: a recorded code that the registry governing its sink does not declare."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from failcode.model import FileFacts, Finding
+from failcode.project import Project
+
+CODE = "FC001"
+NAME = "unregistered-code"
+SUMMARY = "A recorded failure code is missing from its registry"
+DEFAULT = True
+
+
+def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    for site in facts.sites:
+        resolved = project.resolve(site)
+        if resolved.missing_member is not None:
+            registry = resolved.registry
+            member = resolved.missing_member
+            yield Finding(facts.path, site.pos, CODE,
+                          f"{registry.name}.{member} is not a member of registry {registry.label}", member)
+            continue
+        if resolved.code is None or not project.is_code(site):
+            continue
+        governing = project.governing(site)
+        if not governing or any(resolved.code in registry.codes for registry in governing):
+            continue
+        against = " or ".join(registry.label for registry in governing)
+        yield Finding(facts.path, site.pos, CODE,
+                      f"{resolved.code} is recorded ({site.dest}) but not registered in {against}",
+                      resolved.code)

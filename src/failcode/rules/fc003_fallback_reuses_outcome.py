@@ -1,0 +1,49 @@
+"""FC003 fallback-reuses-outcome: an except path records what the genuine path records."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from failcode.model import FileFacts, Finding
+from failcode.project import Project
+
+CODE = "FC003"
+NAME = "fallback-reuses-outcome"
+SUMMARY = "An except path records the same outcome as the genuine path"
+DEFAULT = True
+
+
+def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
+    genuine: dict[tuple, int] = {}
+    for site in facts.sites:
+        if not site.in_handler and site.kind != "raise":
+            value = project.resolve(site).code
+            if value is not None:
+                genuine.setdefault((site.function, site.kind, site.dest, value, site.extra), site.pos.line)
+    for site in facts.sites:
+        if site.context != "handler" or site.handler in reraising or site.kind == "raise":
+            continue
+        value = project.resolve(site).code
+        if value is None:
+            continue
+        line = genuine.get((site.function, site.kind, site.dest, value, site.extra))
+        if line is not None:
+            yield Finding(
+                facts.path, site.pos, CODE,
+                f"except path records {value!r} to {site.dest}, the outcome the genuine path records "
+                f"at line {line} — a fallback counted as an outcome; record a distinct code",
+                value,
+            )
+            continue
+        if site.kind != "assign" or site.value is None:
+            continue
+        test = next((t for t in facts.tests if t.function == site.function and t.target == site.dest
+                     and site.value in t.values and t.pos.line > site.pos.line), None)
+        if test is not None:
+            yield Finding(
+                facts.path, site.pos, CODE,
+                f"except path sets {site.dest} = {site.value!r}, which line {test.pos.line} tests as a "
+                f"genuine outcome — the fallback feeds that outcome's counter; use a distinct value",
+                value,
+            )

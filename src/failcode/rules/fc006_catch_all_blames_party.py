@@ -1,0 +1,40 @@
+"""FC006 catch-all-blames-party: `except Exception` records a code that blames someone else."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from failcode.model import FileFacts, Finding, Handler
+from failcode.project import Project
+
+CODE = "FC006"
+NAME = "catch-all-blames-party"
+SUMMARY = "A catch-all handler records a code that blames a provider or other outside party"
+DEFAULT = True
+
+_CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+
+
+def _catch_all(handler: Handler) -> bool:
+    return not handler.types or bool(_CATCH_ALL.intersection(handler.types))
+
+
+def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    patterns = project.patterns
+    for try_block in facts.tries:
+        if try_block.single_external_call:
+            continue  # the one outside call is the only thing that can fail
+        for handler in try_block.handlers:
+            if not _catch_all(handler) or handler.reraises or handler.narrows:
+                continue
+            for site, code in project.handler_codes(facts, handler):
+                if patterns.blame.matches(code) and not patterns.internal.matches(code):
+                    caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
+                    yield Finding(
+                        facts.path, handler.pos, CODE,
+                        f"{caught} records {code} (line {site.pos.line}), blaming an outside party for "
+                        f"every error in the try body at line {try_block.pos.line}, our own bugs "
+                        f"included — catch the party's own exceptions or record an internal code",
+                        code,
+                    )
+                    break

@@ -1,0 +1,72 @@
+"""Shared test helpers: real files in temp dirs, the CLI run as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", help="run slow tests (real packages, sweeps)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write {relative path: source} under root, dedenting each source."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def failcode(*args: str, cwd: Path, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the real CLI in a subprocess (no cache unless the test asks for one)."""
+    argv = [sys.executable, "-m", "failcode", *args]
+    if args and args[0] == "check" and "--cache-dir" not in args and "--use-cache" not in args:
+        argv.append("--no-cache")
+    argv = [a for a in argv if a != "--use-cache"]
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, input=input, env=env, timeout=300)
+
+
+def findings_of(result: subprocess.CompletedProcess) -> list[tuple[str, str, int]]:
+    """(path, rule, line) of every finding in a `--format json` run."""
+    document = json.loads(result.stdout)
+    return [(f["path"], f["rule"], f["line"]) for f in document["findings"]]
+
+
+@pytest.fixture
+def project(tmp_path: Path):
+    """Write files into a fresh project dir and return a runner bound to it."""
+
+    class Project:
+        root = tmp_path
+
+        def write(self, files: dict[str, str]) -> "Project":
+            write_tree(tmp_path, files)
+            return self
+
+        def run(self, *args: str, **kwargs) -> subprocess.CompletedProcess:
+            return failcode(*args, cwd=tmp_path, **kwargs)
+
+        def findings(self, *args: str) -> list[tuple[str, str, int]]:
+            result = failcode("check", "--format", "json", *args, cwd=tmp_path)
+            assert result.returncode in (0, 1), result.stderr
+            return findings_of(result)
+
+    return Project()

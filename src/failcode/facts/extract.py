@@ -386,8 +386,10 @@ class Extractor:
         name = target_name(left) if isinstance(left, (cst.Name, cst.Attribute, cst.Subscript)) else None
         if name is None or not self.shapes.is_assign_target(name):
             return
-        elements = right.elements if isinstance(right, (cst.Tuple, cst.List, cst.Set)) else [right]
-        values = [string_value(getattr(element, "value", element)) for element in elements]
+        if isinstance(right, (cst.Tuple, cst.List, cst.Set)):
+            values = [string_value(element.value) for element in right.elements]
+        else:
+            values = [string_value(right)]
         if not values or any(value is None for value in values):
             return
         function, target = self.function.qualname, target_text(left)
@@ -609,10 +611,10 @@ def _code(module: cst.Module, args: list[cst.Arg]) -> str:
 def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], bool]:
     """`# noqa` comments by line, and whether the file carries `# failcode: noqa`."""
     found = []
-    if "noqa" not in source:
+    if "noqa" not in source.lower():
         return (), False
     for number, line in enumerate(source.splitlines(), 1):
-        if "noqa" not in line:
+        if "noqa" not in line.lower():
             continue
         match = _NOQA.search(line)
         if match is None:

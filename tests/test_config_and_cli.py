@@ -1,0 +1,178 @@
+"""Configuration validation, rule selection, the exit-code matrix, suppression and file discovery."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+FINDING = '''
+FAILURE_CODES = ["PARSE_FAILED", "COMPARE_FAILED"]
+
+
+def run(failures):
+    failures.add("PARSE_FAILED")
+    failures.add("NOT_REGISTERED")
+'''
+
+
+def test_exit_0_when_clean(project):
+    project.write({"a.py": "def f():\n    return 1\n"})
+    result = project.run("check")
+    assert result.returncode == 0
+    assert result.stdout.strip().endswith("1 file checked, 0 findings.")
+
+
+def test_exit_1_with_findings_and_exit_zero(project):
+    project.write({"a.py": FINDING})
+    assert project.run("check").returncode == 1
+    assert project.run("check", "--exit-zero").returncode == 0
+
+
+@pytest.mark.parametrize("pyproject,needle", [
+    ("[tool.failcode]\nunknown-key = 1\n", "tool.failcode.unknown-key"),
+    ("[tool.failcode]\nselect = \"FC001\"\n", "tool.failcode.select"),
+    ("[tool.failcode]\ncode-pattern = \"([\"\n", "tool.failcode.code-pattern"),
+    ("[tool.failcode]\nselect = [\"FC999\"]\n", "FC999"),
+    ("[tool.failcode.sinks]\nreceivers = 3\n", "tool.failcode.sinks.receivers"),
+    ("[tool.failcode.stages]\nparse = [\"x\"]\n", "tool.failcode.stages.parse"),
+    ("[tool.failcode]\nregistry = [\"missing.py:CODES\"]\n", "missing.py:CODES"),
+    ("[tool.failcode]\nregistry = [\"a.py:NOPE\"]\n", "a.py:NOPE"),
+    ("[tool.failcode\n", "invalid TOML"),
+    ("[tool]\nfailcode = 3\n", "tool.failcode"),
+])
+def test_exit_2_for_bad_configuration(project, pyproject, needle):
+    project.write({"pyproject.toml": pyproject, "a.py": FINDING})
+    result = project.run("check")
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_exit_2_for_unknown_cli_rule_and_missing_path(project):
+    project.write({"a.py": FINDING})
+    result = project.run("check", "--select", "FC123")
+    assert result.returncode == 2 and "FC123" in result.stderr
+    result = project.run("check", "nowhere")
+    assert result.returncode == 2 and "nowhere" in result.stderr
+
+
+def test_exit_3_for_syntax_error_other_files_still_checked(project):
+    project.write({"a.py": FINDING, "b.py": "def (:\n"})
+    result = project.run("check", "--format", "json")
+    assert result.returncode == 3
+    document = json.loads(result.stdout)
+    assert [(f["path"], f["rule"]) for f in document["findings"]] == [("a.py", "FC001")]
+    assert [(e["path"], e["kind"]) for e in document["errors"]] == [("b.py", "unparseable")]
+    assert document["summary"] == {"files": 2, "findings": 1, "errors": 1}
+
+
+def test_exit_3_for_undecodable_file(project):
+    project.write({"a.py": FINDING})
+    (project.root / "b.py").write_bytes(b"x = '\xff\xfe'\n")
+    result = project.run("check")
+    assert result.returncode == 3
+    assert "b.py: undecodable:" in result.stderr
+
+
+def test_exit_zero_does_not_hide_input_errors(project):
+    project.write({"b.py": "def (:\n"})
+    assert project.run("check", "--exit-zero").returncode == 3
+
+
+def test_select_ignore_and_prefixes(project):
+    project.write({"a.py": FINDING + '\nDUP_CODES = ["X_FAILED", "X_FAILED"]\n'})
+    assert {f[1] for f in project.findings()} == {"FC001", "FC007"}
+    assert {f[1] for f in project.findings("--select", "FC007")} == {"FC007"}
+    assert {f[1] for f in project.findings("--ignore", "FC001")} == {"FC007"}
+    assert {f[1] for f in project.findings("--select", "FC00", "--ignore", "FC007,FC008")} == {"FC001"}
+
+
+def test_config_select_and_per_file_ignores(project):
+    project.write({
+        "pyproject.toml": '[tool.failcode]\nextend-select = ["FC008"]\n[tool.failcode.per-file-ignores]\n"legacy/*" = ["FC001"]\n',
+        "a.py": FINDING,
+        "legacy/b.py": FINDING.replace("FAILURE_CODES", "FAILURE_CODES2"),
+    })
+    found = project.findings()
+    assert ("a.py", "FC001", 6) in found
+    assert not any(f[0] == "legacy/b.py" and f[1] == "FC001" for f in found)
+    assert ("a.py", "FC008", 1) in found  # COMPARE_FAILED is recorded nowhere
+
+
+@pytest.mark.parametrize("comment,quiet", [
+    ("  # noqa: FC001", True),
+    ("  # noqa: FC007, FC001", True),
+    ("  # noqa", True),
+    ("  # NOQA:FC001", True),
+    ("  # noqa: FC002", False),
+])
+def test_noqa_forms(project, comment, quiet):
+    project.write({"a.py": FINDING.replace('"NOT_REGISTERED")', '"NOT_REGISTERED")' + comment)})
+    assert (project.findings() == []) is quiet
+
+
+def test_file_level_noqa(project):
+    project.write({"a.py": "# failcode: noqa\n" + FINDING})
+    assert project.findings() == []
+
+
+def test_gitignore_and_exclude(project):
+    project.write({
+        ".gitignore": "generated/\n",
+        "pyproject.toml": '[tool.failcode]\nextend-exclude = ["vendor"]\n',
+        "a.py": FINDING,
+        "generated/g.py": FINDING,
+        "vendor/v.py": FINDING,
+        ".venv/lib/x.py": FINDING,
+        "notes.txt": FINDING,
+    })
+    assert {f[0] for f in project.findings()} == {"a.py"}
+    # explicitly named files are checked unless --force-exclude
+    assert {f[0] for f in project.findings("vendor/v.py")} == {"vendor/v.py"}
+    assert project.findings("vendor/v.py", "--force-exclude") == []
+
+
+def test_output_is_sorted_and_one_based(project):
+    project.write({"b.py": FINDING, "a.py": FINDING})
+    lines = project.run("check").stdout.splitlines()
+    assert lines[0] == lines[0]  # noqa
+    assert [l.split(":")[0] for l in lines[:2]] == ["a.py", "b.py"]
+    assert lines[0].startswith("a.py:6:18: FC001 ")
+
+
+def test_json_shape(project):
+    project.write({"a.py": FINDING})
+    document = json.loads(project.run("check", "--format", "json").stdout)
+    assert set(document) == {"version", "findings", "errors", "summary"}
+    (finding,) = document["findings"]
+    assert finding == {
+        "rule": "FC001", "name": "unregistered-code", "path": "a.py", "line": 6, "column": 18,
+        "end_line": 6, "end_column": 34, "message": finding["message"], "code": "NOT_REGISTERED",
+    }
+
+
+def test_sites_inventory_json(project):
+    project.write({"a.py": FINDING + "\n\ndef other(outcome, x):\n    outcome(status=x)\n    outcome(status=UNKNOWN_CONST)\n"})
+    result = project.run("sites", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    sites = json.loads(result.stdout)["sites"]
+    assert sites[0] == {"path": "a.py", "line": 5, "column": 18, "code": "PARSE_FAILED", "sink": "failures.add",
+                        "function": "run", "context": "plain", "registered": True}
+    assert sites[1]["code"] == "NOT_REGISTERED" and sites[1]["registered"] is False
+    assert sites[2]["code"] is None and sites[2]["registered"] is None and sites[2]["line"] == 11
+
+
+def test_rules_and_explain(project):
+    result = project.run("rules")
+    assert result.returncode == 0
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [f"FC00{i}" for i in range(1, 9)]
+    explained = project.run("explain", "FC002")
+    assert explained.returncode == 0 and explained.stdout.startswith("# FC002: stage-spanning-try")
+    assert project.run("explain", "FC999").returncode == 2
+
+
+def test_version(project):
+    result = project.run("--version")
+    assert result.returncode == 0 and "failcode" in result.stdout

@@ -1,0 +1,200 @@
+"""FC004 silent-reason-filter and FC005 divergent-registries.
+
+FC004 reports at the first line of the filtering expression or `for` statement, FC005 at the
+definition line of the registry that disagrees."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+ORDER = 'FAILURE_ORDER = ["PARSE_FAILED", "EXEC_FAILED", "COMPARE_FAILED"]\n'
+
+
+@pytest.mark.parametrize("expression", [
+    "[r for r in reasons if r in FAILURE_ORDER]",
+    "{r for r in reasons if r in FAILURE_ORDER}",
+    "{r: 1 for r in reasons if r in FAILURE_ORDER}",
+    "list(r for r in reasons if r in FAILURE_ORDER)",
+    "[c for c in FAILURE_ORDER if c in reasons]",
+    "list(filter(lambda r: r in FAILURE_ORDER, reasons))",
+    "list(filter(FAILURE_ORDER.__contains__, reasons))",
+    "set(reasons) & set(FAILURE_ORDER)",
+    "set(reasons).intersection(FAILURE_ORDER)",
+    "next((c for c in reasons if c in FAILURE_ORDER), 'UNKNOWN')",
+    "[run for run in runs if run.state in FAILURE_ORDER]",
+])
+def test_fc004_filter_forms(project, expression):
+    project.write({"report.py": ORDER + f"\n\ndef ordered(reasons, runs):\n    return {expression}\n"})
+    assert project.findings() == [("report.py", "FC004", 5)]
+
+
+def test_fc004_for_loop_form(project):
+    project.write({"report.py": ORDER + '''
+
+def ordered(reasons):
+    out = []
+    for r in reasons:
+        if r in FAILURE_ORDER:
+            out.append(r)
+    return out
+'''})
+    assert project.findings() == [("report.py", "FC004", 6)]
+
+
+def test_fc004_registry_imported_from_another_module(project):
+    project.write({
+        "pkg/__init__.py": "",
+        "pkg/codes.py": "ORDER = ['PARSE_FAILED', 'EXEC_FAILED']\n",
+        "pyproject.toml": '[tool.failcode]\nregistry = ["pkg/codes.py:ORDER"]\n',
+        "pkg/report.py": '''
+            from pkg.codes import ORDER as KNOWN
+
+            def ordered(reasons):
+                return [r for r in reasons if r in KNOWN]
+            ''',
+    })
+    assert project.findings() == [("pkg/report.py", "FC004", 4)]
+
+
+@pytest.mark.parametrize("body", [
+    # unknown codes raise
+    "unknown = set(reasons) - set(FAILURE_ORDER)\n    if unknown:\n        raise TypeError(f'unknown failure reason: {unknown}')\n"
+    "    return [r for r in FAILURE_ORDER if r in reasons]",
+    # unknown codes are kept
+    "return [r for r in FAILURE_ORDER if r in reasons] + sorted(set(reasons) - set(FAILURE_ORDER))",
+    # unknown codes are reported before the filter
+    "for r in reasons:\n        if r not in FAILURE_ORDER:\n            report_unknown(r)\n"
+    "    return [r for r in reasons if r in FAILURE_ORDER]",
+    # `not in` collects unknowns
+    "return [r for r in reasons if r not in FAILURE_ORDER]",
+    # a for loop with a branch that keeps the unknown code
+    "out = []\n    for r in reasons:\n        if r in FAILURE_ORDER:\n            out.append(r)\n"
+    "        else:\n            out.append('UNKNOWN:' + r)\n    return out",
+    # filters over collections that are not codes
+    "return {k: v for k, v in kwargs.items() if k in allowed}",
+])
+def test_fc004_quiet_cases(project, body):
+    project.write({"report.py": ORDER + f"\n\ndef ordered(reasons, kwargs, allowed):\n    {body}\n"})
+    assert project.findings() == []
+
+
+CLASSIC_REDUCER = '''
+FAILURE_ORDER = [
+    "ARGUMENTS_INVALID",
+    "EXEC_TOOL_MISMATCH",
+    "EXEC_ARGUMENTS_MISMATCH",
+    "ANSWER_MISMATCH",
+    "PROVIDER_FAILED",
+    "INTERNAL_ERROR",
+]
+
+
+def ordered_failures(failures):
+    return [c for c in FAILURE_ORDER if c in failures]
+'''
+
+CLASSIC_RECEIPT = '''
+RECEIPT_FAILURE_CODES = ("ARGUMENTS_INVALID", "EXEC_TOOL_MISMATCH", "ANSWER_MISMATCH")
+'''
+
+CLASSIC_REDUCER_FIXED = '''
+FAILURE_ORDER = [
+    "ARGUMENTS_INVALID",
+    "EXEC_TOOL_MISMATCH",
+    "EXEC_ARGUMENTS_MISMATCH",
+    "ANSWER_MISMATCH",
+    "PROVIDER_FAILED",
+    "INTERNAL_ERROR",
+]
+
+
+def ordered_failures(failures):
+    unknown = sorted(set(failures) - set(FAILURE_ORDER))
+    if unknown:
+        raise TypeError(f"unknown failure reason: {unknown}")
+    return [c for c in FAILURE_ORDER if c in failures]
+'''
+
+
+def test_classic_reducer_and_narrow_receipt(project):
+    project.write({"harness/reducer.py": CLASSIC_REDUCER, "harness/receipt.py": CLASSIC_RECEIPT})
+    result = project.run("check", "--format", "json")
+    found = {(f["path"], f["rule"], f["line"]): f["message"] for f in json.loads(result.stdout)["findings"]}
+    assert set(found) == {("harness/reducer.py", "FC004", 12), ("harness/receipt.py", "FC005", 1)}
+    message = found[("harness/receipt.py", "FC005", 1)]
+    assert "RECEIPT_FAILURE_CODES (harness/receipt.py:1)" in message
+    assert "FAILURE_ORDER (harness/reducer.py:1)" in message
+    assert "EXEC_ARGUMENTS_MISMATCH" in message and "INTERNAL_ERROR" in message
+
+
+def test_classic_fixed_reducer_is_quiet(project):
+    project.write({"harness/reducer.py": CLASSIC_REDUCER_FIXED})
+    assert project.findings() == []
+
+
+def test_fc005_configured_authority_lists_missing_and_extra(project):
+    project.write({
+        "pyproject.toml": '[tool.failcode]\nregistry = ["codes.py:FailureCode"]\n',
+        "codes.py": '''
+            import enum
+
+            class FailureCode(enum.Enum):
+                A_FAILED = "A_FAILED"
+                B_FAILED = "B_FAILED"
+                C_FAILED = "C_FAILED"
+            ''',
+        "other.py": '''
+            FAILURE_SUBSET = frozenset({"A_FAILED", "B_FAILED", "Z_FAILED"})
+            ''',
+        "unrelated.py": '''
+            ERROR_CODES = ["HTTP_NOT_FOUND", "HTTP_GONE"]
+            ''',
+    })
+    result = project.run("check", "--format", "json")
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["path"], f["rule"], f["line"]) for f in findings] == [("other.py", "FC005", 1)]
+    message = findings[0]["message"]
+    assert "C_FAILED" in message and "Z_FAILED" in message and "FailureCode (codes.py:3)" in message
+
+
+def test_fc005_union_of_discovered_registries_in_different_forms(project):
+    project.write({
+        "a.py": "from typing import Literal\nFailureReason = Literal['a_failed', 'b_failed', 'c_failed']\n",
+        "b.py": "import enum\nclass FailureReason2(enum.Enum):\n    A = 'a_failed'\n    B = 'b_failed'\n",
+        "c.py": "FAILURE_CODES = {'X_FAILED': 1, 'Y_FAILED': 2}\n",
+    })
+    assert project.findings() == [("b.py", "FC005", 2)]
+
+
+def test_fc005_quiet_when_registries_agree(project):
+    project.write({
+        "a.py": "FAILURE_CODES = ['A_FAILED', 'B_FAILED']\n",
+        "b.py": "import enum\nclass FailureCode(str, enum.Enum):\n    A = 'A_FAILED'\n    B = 'B_FAILED'\n",
+    })
+    assert project.findings() == []
+
+
+def test_fc005_lists_first_five_then_a_count(project):
+    codes = [f"CODE_{i:02d}_FAILED" for i in range(9)]
+    project.write({
+        "a.py": f"FAILURE_CODES = {codes!r}\n",
+        "b.py": f"FAILURE_ORDER = {codes[:2]!r}\n",
+    })
+    result = project.run("check", "--format", "json")
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert (finding["path"], finding["rule"], finding["line"]) == ("b.py", "FC005", 1)
+    assert "and 2 more" in finding["message"]
+
+
+def test_registry_command_shows_disagreement(project):
+    project.write({"harness/reducer.py": CLASSIC_REDUCER, "harness/receipt.py": CLASSIC_RECEIPT})
+    result = project.run("registry", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = {row["name"]: row for row in json.loads(result.stdout)["registries"]}
+    assert rows["FAILURE_ORDER"]["agrees"] is True
+    receipt = rows["RECEIPT_FAILURE_CODES"]
+    assert receipt["agrees"] is False
+    assert receipt["missing"] == ["EXEC_ARGUMENTS_MISMATCH", "INTERNAL_ERROR", "PROVIDER_FAILED"]
+    assert receipt["size"] == 3 and receipt["line"] == 1

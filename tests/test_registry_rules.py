@@ -1,0 +1,253 @@
+"""FC001 unregistered-code, FC007 duplicate-registry-code, FC008 unused-registry-code, and the
+registry forms they read. Expected lines are where the contract says each rule reports."""
+
+from __future__ import annotations
+
+import pytest
+
+CODES = '''
+FAILURE_CODES = (
+    "PARSE_FAILED",
+    "COMPARE_FAILED",
+)
+'''
+
+
+def test_fc001_reports_the_unregistered_literal(project):
+    project.write({
+        "pkg/__init__.py": "",
+        "pkg/codes.py": CODES,
+        "pkg/grade.py": '''
+            def grade(failures, ok):
+                if not ok:
+                    failures.add("PARSE_FAILED")
+                failures.add("COMPARE_FIALED")
+            ''',
+    })
+    assert project.findings() == [("pkg/grade.py", "FC001", 4)]
+
+
+def test_fc001_message_names_code_and_registry(project):
+    project.write({"pkg/codes.py": CODES, "pkg/grade.py": '''
+        def grade(failures):
+            failures.add("PARSE_FAILED")
+            failures.add("TIMEOUT_EXCEEDED")
+        '''})
+    result = project.run("check")
+    assert result.returncode == 1
+    line = [l for l in result.stdout.splitlines() if "FC001" in l][0]
+    assert line.startswith("pkg/grade.py:3:18: FC001 ")
+    assert "TIMEOUT_EXCEEDED" in line and "FAILURE_CODES (pkg/codes.py:1)" in line
+
+
+def test_fc001_quiet_when_every_code_registered(project):
+    project.write({"pkg/codes.py": CODES, "pkg/grade.py": '''
+        def grade(failures, ok):
+            failures.add("PARSE_FAILED" if ok else "COMPARE_FAILED")
+        '''})
+    assert project.findings() == []
+
+
+def test_fc001_discovered_registry_does_not_judge_unrelated_sinks(project):
+    """A discovered registry governs only sinks that record one of its codes."""
+    project.write({"pkg/codes.py": CODES, "pkg/http.py": '''
+        def respond(errors, outcome):
+            errors.append("NOT_FOUND_404")
+            outcome(status="HTTP_OK")
+        '''})
+    assert project.findings() == []
+
+
+def test_fc001_configured_registry_governs_every_site(project):
+    project.write({
+        "pyproject.toml": '''
+            [tool.failcode]
+            registry = ["pkg/codes.py:FAILURE_CODES"]
+            ''',
+        "pkg/codes.py": CODES,
+        "pkg/http.py": '''
+            def respond(errors):
+                errors.append("NOT_FOUND_404")
+            ''',
+    })
+    assert project.findings() == [("pkg/http.py", "FC001", 2)]
+
+
+def test_fc001_enum_member_through_import_alias(project):
+    project.write({
+        "pkg/__init__.py": "",
+        "pkg/codes.py": '''
+            from enum import Enum
+
+            class FailureCode(str, Enum):
+                PARSE_FAILED = "PARSE_FAILED"
+                COMPARE_FAILED = "COMPARE_FAILED"
+            ''',
+        "pkg/reduce.py": '''
+            from pkg.codes import FailureCode as FC
+
+            def reduce(failures, ok):
+                failures.append(FC.PARSE_FAILED)
+                failures.append(FC.TIMED_OUT)
+            ''',
+    })
+    assert project.findings() == [("pkg/reduce.py", "FC001", 5)]
+
+
+def test_fc001_relative_import_of_registry_member(project):
+    project.write({
+        "pkg/__init__.py": "",
+        "pkg/codes.py": '''
+            import enum
+
+            class FailureReason(enum.Enum):
+                PARSE_FAILED = enum.auto()
+                COMPARE_FAILED = enum.auto()
+            ''',
+        "pkg/reduce.py": '''
+            from .codes import FailureReason
+
+            def reduce(reasons):
+                reasons.add(FailureReason.COMPARE_FAILED)
+                reasons.add(FailureReason.COMPARE_FAILLED)
+            ''',
+    })
+    assert project.findings() == [("pkg/reduce.py", "FC001", 5)]
+
+
+def test_fc001_constant_reference_resolves_to_its_value(project):
+    project.write({"pkg/codes.py": CODES + 'UNKNOWN_FAILURE = "UNKNOWN_FAILURE"\n', "pkg/grade.py": '''
+        from pkg.codes import UNKNOWN_FAILURE
+
+        def grade(failures):
+            failures.add("PARSE_FAILED")
+            failures.add(UNKNOWN_FAILURE)
+        '''})
+    assert project.findings() == [("pkg/grade.py", "FC001", 5)]
+
+
+def test_fc001_lowercase_literal_declared_by_literal_registry(project):
+    project.write({"pkg/codes.py": '''
+        from typing import Literal
+
+        FailureReason = Literal["guardrail_failed_to_respond", "parse_failed"]
+        ''', "pkg/run.py": '''
+        def run(outcome):
+            outcome(reason="guardrail_failed_to_respond")
+            outcome(reason="parse_failed")
+            outcome(reason="TOOL_CRASHED")
+        '''})
+    assert project.findings() == [("pkg/run.py", "FC001", 4)]
+
+
+def test_module_level_assignments_are_definitions_not_sites(project):
+    project.write({"pkg/codes.py": CODES, "pkg/defaults.py": '''
+        failures = set()
+        failures.add("NOT_REGISTERED_HERE")
+        status = "ALSO_NOT_A_SITE"
+        '''})
+    assert project.findings() == []
+
+
+def test_fc001_raise_with_code_is_a_site(project):
+    project.write({"pkg/codes.py": CODES, "pkg/grade.py": '''
+        class GradeError(Exception):
+            pass
+
+        def grade(failures, ok):
+            failures.add("PARSE_FAILED")
+            if not ok:
+                raise GradeError("PARSE_FAILED")
+            raise GradeError(code="COMPARE_BROKEN")
+        '''})
+    # the GradeError raise records PARSE_FAILED, so the registry governs it; COMPARE_BROKEN is unknown
+    assert project.findings() == [("pkg/grade.py", "FC001", 8)]
+
+
+def test_fc001_raise_of_registered_code_is_quiet(project):
+    project.write({"pkg/codes.py": CODES, "pkg/grade.py": '''
+        class GradeError(Exception):
+            pass
+
+        def grade(ok):
+            if not ok:
+                raise GradeError("PARSE_FAILED")
+            raise GradeError(code="COMPARE_FAILED")
+        '''})
+    assert project.findings() == []
+
+
+@pytest.mark.parametrize("definition", [
+    'FAILURE_CODES = ["A_FAILED", "B_FAILED"]',
+    'FAILURE_CODES = ("A_FAILED", "B_FAILED")',
+    'FAILURE_CODES = {"A_FAILED", "B_FAILED"}',
+    'FAILURE_CODES = frozenset({"A_FAILED", "B_FAILED"})',
+    'FAILURE_CODES = {"A_FAILED": "a", "B_FAILED": "b"}',
+    'from typing import Literal\nFAILURE_CODES = Literal["A_FAILED", "B_FAILED"]',
+    'from enum import Enum\nclass FAILURE_CODES(Enum):\n    A = "A_FAILED"\n    B = "B_FAILED"',
+    'class FAILURE_CODES:\n    A = "A_FAILED"\n    B = "B_FAILED"',
+])
+def test_configured_registry_forms(project, definition):
+    project.write({
+        "pyproject.toml": '[tool.failcode]\nregistry = ["reg/codes.py:FAILURE_CODES"]\n',
+        "reg/codes.py": definition + "\n",
+        "app.py": '''
+            def run(failures):
+                failures.add("A_FAILED")
+                failures.add("C_FAILED")
+            ''',
+    })
+    assert project.findings() == [("app.py", "FC001", 3)]
+
+
+@pytest.mark.parametrize("name,text", [
+    ("codes.toml", '[codes]\nfailure = ["A_FAILED", "B_FAILED"]\n'),
+    ("codes.txt", "A_FAILED\n# comment\nB_FAILED\n"),
+])
+def test_configured_data_file_registry(project, name, text):
+    project.write({
+        "pyproject.toml": f'[tool.failcode]\nregistry = ["{name}"]\n',
+        name: text,
+        "app.py": '''
+            def run(failures):
+                failures.add("B_FAILED")
+                failures.add("C_FAILED")
+            ''',
+    })
+    assert project.findings() == [("app.py", "FC001", 3)]
+
+
+def test_fc007_reports_the_repeated_element(project):
+    project.write({"codes.py": '''
+        FAILURE_CODES = [
+            "PARSE_FAILED",
+            "COMPARE_FAILED",
+            "PARSE_FAILED",
+        ]
+        '''})
+    assert project.findings() == [("codes.py", "FC007", 4)]
+
+
+def test_fc007_quiet_for_distinct_codes_and_unnamed_lists(project):
+    project.write({"codes.py": '''
+        FAILURE_CODES = ["PARSE_FAILED", "COMPARE_FAILED"]
+        COLUMNS = ["NAME_FIELD", "NAME_FIELD"]
+        '''})
+    assert project.findings() == []
+
+
+def test_fc008_is_off_by_default_and_reports_unused_codes(project):
+    project.write({"codes.py": CODES, "app.py": '''
+        def run(failures):
+            failures.add("PARSE_FAILED")
+        '''})
+    assert project.findings() == []
+    assert project.findings("--extend-select", "FC008") == [("codes.py", "FC008", 3)]
+
+
+def test_fc008_quiet_when_every_code_recorded(project):
+    project.write({"codes.py": CODES, "app.py": '''
+        def run(failures, ok):
+            failures.add("PARSE_FAILED" if ok else "COMPARE_FAILED")
+        '''})
+    assert project.findings("--select", "FC008") == []

@@ -1,0 +1,399 @@
+"""FC002 stage-spanning-try, FC003 fallback-reuses-outcome, FC006 catch-all-blames-party.
+
+Lines are where the contract reports: FC002 at `try`, FC003 at the handler's recording site,
+FC006 at `except`."""
+
+from __future__ import annotations
+
+import pytest
+
+# -- FC002 ---------------------------------------------------------------------------------------
+
+REDUCER = '''
+import json
+
+
+def canonical_json_bytes(value):
+    return json.dumps(value, sort_keys=True).encode()
+
+
+def parse_strict_json(text):
+    return json.loads(text)
+
+
+def reduce_call(expected, call, failures):
+    try:
+        arguments = parse_strict_json(call["arguments"])
+        if canonical_json_bytes(arguments) != canonical_json_bytes(expected):
+            failures.add("EXEC_ARGUMENTS_MISMATCH")
+    except Exception:
+        failures.add("EXEC_ARGUMENTS_INVALID")
+'''
+
+REDUCER_FIXED = '''
+import json
+
+
+def canonical_json_bytes(value):
+    return json.dumps(value, sort_keys=True).encode()
+
+
+def parse_strict_json(text):
+    return json.loads(text)
+
+
+def reduce_call(expected, call, failures):
+    try:
+        arguments = parse_strict_json(call["arguments"])
+    except Exception:
+        failures.add("ARGUMENTS_INVALID")
+        return
+    try:
+        if canonical_json_bytes(arguments) != canonical_json_bytes(expected):
+            failures.add("EXEC_ARGUMENTS_MISMATCH")
+    except Exception:
+        failures.add("COMPARE_FAILED")
+'''
+
+
+def test_fc002_classic_reducer(project):
+    project.write({"reducer.py": REDUCER})
+    result = project.run("check", "--select", "FC002")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "reducer.py:13:5: FC002 try spans read (parse_strict_json, line 14) and compare "
+        "(canonical_json_bytes, line 15); its handler records EXEC_ARGUMENTS_INVALID for both — "
+        "split the try so each stage gets its own code"
+    )
+
+
+def test_fc002_fixed_reducer_is_quiet(project):
+    project.write({"reducer.py": REDUCER_FIXED})
+    assert project.findings() == []
+
+
+def _one_try(body: str, handler: str) -> str:
+    return (
+        "import json\n\n\ndef run(text, expected, failures):\n    try:\n"
+        + "".join(f"        {line}\n" for line in body.splitlines())
+        + "".join(f"    {line}\n" for line in handler.splitlines())
+    )
+
+
+SPANNING = "data = json.loads(text)\nif compare_answers(data, expected):\n    failures.add('ANSWER_WRONG')"
+
+
+@pytest.mark.parametrize("handler", [
+    "except Exception:\n    failures.add('EVAL_FAILED')",
+    "except:\n    failures.add('EVAL_FAILED')",
+    "except (ValueError, KeyError):\n    failures.add('EVAL_FAILED')",
+    "except Exception as exc:\n    failures.add('EVAL_FAILED')\nexcept BaseException:\n    failures.add('EVAL_FAILED')",
+])
+def test_fc002_fires_for_unspecific_handlers(project, handler):
+    project.write({"a.py": _one_try(SPANNING, handler)})
+    assert ("a.py", "FC002", 5) in project.findings()
+
+
+@pytest.mark.parametrize("body,handler", [
+    # stage-specific handler
+    (SPANNING, "except json.JSONDecodeError:\n    failures.add('EVAL_FAILED')"),
+    # re-raising handlers
+    (SPANNING, "except Exception:\n    failures.add('EVAL_FAILED')\n    raise"),
+    (SPANNING, "except Exception as exc:\n    raise RuntimeError('EVAL_FAILED') from exc"),
+    # records nothing
+    (SPANNING, "except Exception:\n    log.warning('oops')"),
+    # different handlers record different codes
+    (SPANNING, "except ValueError:\n    failures.add('ARGS_INVALID')\nexcept Exception:\n    failures.add('COMPARE_FAILED')"),
+    # one stage only (the seed fix): open + parse are both read
+    ("with open(text) as fh:\n    data = json.load(fh)", "except Exception:\n    failures.add('ARGS_INVALID')"),
+])
+def test_fc002_quiet_cases(project, body, handler):
+    project.write({"a.py": _one_try(body, handler)})
+    assert [f for f in project.findings() if f[1] == "FC002"] == []
+
+
+def test_fc002_ignores_try_finally(project):
+    project.write({"a.py": '''
+        import json
+
+        def run(text, expected, failures):
+            try:
+                data = json.loads(text)
+                failures.add("X_FAILED") if compare_answers(data, expected) else None
+            finally:
+                failures.add("DONE_RUNNING")
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC002"] == []
+
+
+def test_fc002_equality_on_call_result_is_compare(project):
+    project.write({"a.py": '''
+        import json
+
+        def run(text, failures):
+            try:
+                got = json.loads(text)
+                want = compute_expected()
+                if got == want:
+                    return
+                failures.add("WRONG_ANSWER")
+            except Exception:
+                failures.add("WRONG_ANSWER")
+        '''})
+    assert ("a.py", "FC002", 4) in project.findings()
+
+
+def test_fc002_import_alias_resolves_to_read(project):
+    project.write({"a.py": '''
+        from json import loads as L
+
+        def run(text, expected, failures):
+            try:
+                data = L(text)
+                if diff_outputs(data, expected):
+                    failures.add("OUTPUT_DIFFERS")
+            except Exception:
+                failures.add("OUTPUT_DIFFERS")
+        '''})
+    assert ("a.py", "FC002", 4) in project.findings()
+
+
+def test_fc002_subprocess_check_output_is_read_not_compare(project):
+    project.write({"a.py": '''
+        import subprocess
+
+        def run(cmd, failures):
+            try:
+                out = subprocess.check_output(cmd)
+                text = out.decode()
+            except Exception:
+                failures.add("RUN_FAILED")
+        '''})
+    assert project.findings() == []
+
+
+def test_fc002_configured_stage_extends_defaults(project):
+    project.write({
+        "pyproject.toml": '[tool.failcode.stages]\nread = ["load_case"]\n',
+        "a.py": '''
+            def run(path, expected, failures):
+                try:
+                    case = load_case(path)
+                    if compare_answers(case, expected):
+                        failures.add("ANSWER_WRONG")
+                except Exception:
+                    failures.add("ANSWER_WRONG")
+            ''',
+    })
+    assert ("a.py", "FC002", 2) in project.findings()
+
+
+# -- FC003 ---------------------------------------------------------------------------------------
+
+def test_fc003_handler_records_the_genuine_code(project):
+    project.write({"grader.py": '''
+        def grade(answer, expected, failures):
+            try:
+                if normalise(answer) != normalise(expected):
+                    failures.add("ANSWER_MISMATCH")
+            except Exception:
+                failures.add("ANSWER_MISMATCH")
+        '''})
+    assert project.findings() == [("grader.py", "FC003", 6)]
+
+
+def test_fc003_return_of_same_verdict(project):
+    project.write({"grader.py": '''
+        def grade(answer, expected):
+            try:
+                return "correct" if float(answer) == float(expected) else "incorrect"
+            except ValueError:
+                return "incorrect"
+        '''})
+    assert project.findings() == [("grader.py", "FC003", 5)]
+
+
+def test_fc003_conditional_assignment_records_both_values(project):
+    project.write({"grader.py": '''
+        def grade(answer, expected):
+            try:
+                status = "Correct" if check(answer, expected) else "Incorrect"
+            except Exception:
+                status = "Incorrect"
+            return status
+        '''})
+    assert project.findings() == [("grader.py", "FC003", 5)]
+
+
+def test_fc003_distinct_code_is_quiet(project):
+    project.write({"grader.py": '''
+        def grade(answer, expected, failures):
+            try:
+                if normalise(answer) != normalise(expected):
+                    failures.add("ANSWER_MISMATCH")
+            except Exception:
+                failures.add("GRADER_CRASHED")
+        '''})
+    assert project.findings() == []
+
+
+def test_fc003_different_other_argument_is_a_different_outcome(project):
+    project.write({"scorer.py": '''
+        INCORRECT = "I"
+
+        def score(answer, target):
+            try:
+                value = parse_answer(answer)
+            except ValueError:
+                return Score(value=INCORRECT, explanation="unparseable")
+            return Score(value=INCORRECT)
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == []
+
+
+def test_fc003_reraising_handler_is_quiet(project):
+    project.write({"grader.py": '''
+        def grade(answer, expected, failures):
+            try:
+                if normalise(answer) != normalise(expected):
+                    failures.add("ANSWER_MISMATCH")
+            except Exception:
+                failures.add("ANSWER_MISMATCH")
+                raise
+        '''})
+    assert project.findings() == []
+
+
+def test_fc003_other_function_is_quiet(project):
+    project.write({"grader.py": '''
+        def grade(answer, failures):
+            failures.add("ANSWER_MISMATCH")
+
+        def fallback(answer, failures):
+            try:
+                parse(answer)
+            except Exception:
+                failures.add("ANSWER_MISMATCH")
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == []
+
+
+CRITIC = '''
+import json
+
+
+def critic_loop(agent, critic, max_stalls=3):
+    stalls = 0
+    while True:
+        draft = agent.step()
+        raw = critic.review(draft)
+        try:
+            verdict = json.loads(raw)["verdict"]
+        except Exception:
+            verdict = "reject"
+        if verdict == "reject":
+            stalls += 1
+            if stalls >= max_stalls:
+                return "STALLED_OUT"
+        else:
+            return "ACCEPTED_DRAFT"
+'''
+
+
+def test_fc003_b_critic_loop_counts_unparseable_as_reject(project):
+    project.write({"critic.py": CRITIC})
+    assert ("critic.py", "FC003", 12) in project.findings()
+
+
+def test_fc003_b_fixed_critic_loop_is_quiet(project):
+    fixed = CRITIC.replace('verdict = "reject"', 'verdict = "unparseable"')
+    project.write({"critic.py": fixed})
+    assert [f for f in project.findings() if f[1] == "FC003"] == []
+
+
+# -- FC006 ---------------------------------------------------------------------------------------
+
+RUNNER = '''
+def consolidate(client, items, failures):
+    try:
+        prompt = build_prompt(items)
+        reply = client.complete(prompt)
+        merged = merge_reply(items, reply)
+    except Exception:
+        failures.append("PROVIDER_FAILED")
+        return None
+    return merged
+'''
+
+RUNNER_FIXED = '''
+import openai
+
+
+def consolidate(client, items, failures):
+    prompt = build_prompt(items)
+    try:
+        reply = client.complete(prompt)
+    except openai.APIError:
+        failures.append("PROVIDER_FAILED")
+        return None
+    try:
+        return merge_reply(items, reply)
+    except Exception:
+        failures.append("INTERNAL_MERGE_ERROR")
+        return None
+'''
+
+
+def test_fc006_consolidation_runner(project):
+    project.write({"runner.py": RUNNER})
+    result = project.run("check")
+    assert result.returncode == 1
+    assert result.stdout.startswith("runner.py:6:5: FC006 ")
+    assert "PROVIDER_FAILED" in result.stdout
+
+
+def test_fc006_fixed_runner_is_quiet(project):
+    project.write({"runner.py": RUNNER_FIXED})
+    assert project.findings() == []
+
+
+@pytest.mark.parametrize("handler", [
+    "except Exception:\n        failures.append('MODEL_TIMEOUT')",
+    "except:\n        failures.append('UPSTREAM_ERROR')",
+    "except BaseException:\n        failures.append('RATE_LIMITED')",
+])
+def test_fc006_blame_words(project, handler):
+    source = f"def run(c, failures):\n    try:\n        a = prep()\n        c.call(a)\n    {handler}\n"
+    project.write({"a.py": source})
+    assert project.findings() == [("a.py", "FC006", 5)]
+
+
+@pytest.mark.parametrize("handler", [
+    # internal code
+    "except Exception:\n        failures.append('INTERNAL_PROVIDER_ERROR')",
+    # narrowing inside the handler
+    "except Exception as e:\n        if isinstance(e, TimeoutError):\n            failures.append('PROVIDER_TIMEOUT')",
+    # re-raising
+    "except Exception:\n        failures.append('PROVIDER_FAILED')\n        raise",
+    # specific exception
+    "except TimeoutError:\n        failures.append('PROVIDER_TIMEOUT')",
+    # no blame word (`default` does not contain `fault`; `capital` does not contain `api`)
+    "except Exception:\n        failures.append('CAPITAL_DEFAULT_FAILED')",
+])
+def test_fc006_quiet_cases(project, handler):
+    source = f"def run(c, failures):\n    try:\n        a = prep()\n        c.call(a)\n    {handler}\n"
+    project.write({"a.py": source})
+    assert [f for f in project.findings() if f[1] == "FC006"] == []
+
+
+def test_fc006_single_external_call_is_quiet(project):
+    project.write({"a.py": '''
+        import httpx
+
+        def fetch(url, failures):
+            try:
+                resp = httpx.get(url)
+            except Exception:
+                failures.append("PROVIDER_FAILED")
+        '''})
+    assert project.findings() == []

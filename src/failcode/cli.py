@@ -6,6 +6,7 @@ Exit status: 0 clean, 1 findings, 2 usage/configuration error, 3 input not check
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -14,11 +15,14 @@ from typing import Optional
 
 import click
 
-from failcode import __version__, engine, ruledocs
-from failcode.config import ConfigError, Settings, load
+from failcode import __version__, api, baseline, engine, ruledocs
+from failcode.config import ConfigError, Settings
 from failcode.engine import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Options, Result
+from failcode.files import display_path
+from failcode.report import terminal
 from failcode.report import text as text_report
 from failcode.rules import BY_CODE, RULES
+from failcode.sourcelines import SourceLines
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -36,16 +40,16 @@ def _fail(message: str, status: int = EXIT_CONFIG) -> None:
 
 
 def _settings(config: Optional[Path], paths: tuple[Path, ...]) -> Settings:
-    start = None
-    if paths and str(paths[0]) != "-":
-        first = paths[0]
-        start = first if first.is_dir() else first.parent
-    return load(config, start if start and start.exists() else None)
+    return api.settings_for(config, paths[0] if paths and str(paths[0]) != "-" else None)
 
 
-def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options) -> tuple[Settings, Result]:
+def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options,
+         stdin: Optional[bytes] = None) -> tuple[Settings, Result]:
+    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`."""
     try:
         settings = _settings(config, paths)
+        if stdin is not None:
+            return settings, engine.run_source(stdin, paths[0], settings, options)
         return settings, engine.run(list(paths) or [Path(".")], settings, options)
     except ConfigError as exc:
         _fail(str(exc))
@@ -53,6 +57,29 @@ def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options) -> t
         click.echo("failcode: interrupted", err=True)
         sys.exit(130)
     raise AssertionError("unreachable")
+
+
+def _baselined(result: Result, lines: SourceLines, known: Optional[frozenset[str]], baseline_file: Optional[Path],
+               write_baseline: Optional[Path]) -> Result:
+    """The result with baselined findings removed; after `--write-baseline`, with none left."""
+    if write_baseline is not None:
+        if result.errors:
+            _print_errors(result)
+            _fail(f"{write_baseline}: baseline not written, {len(result.errors)} file(s) could not be checked "
+                  f"and their findings would be missing from it", result.exit_code)
+        try:
+            baseline.write(write_baseline, result.findings, lines)
+        except ConfigError as exc:
+            _fail(str(exc))
+        click.echo(f"failcode: recorded {len(result.findings)} finding(s) in {write_baseline}", err=True)
+        return dataclasses.replace(result, findings=[])
+    if known is None or baseline_file is None:
+        return result
+    fresh = baseline.new_findings(result.findings, known, lines, baseline_file)
+    if len(fresh) < len(result.findings):
+        click.echo(f"failcode: {len(result.findings) - len(fresh)} finding(s) hidden by baseline {baseline_file}",
+                   err=True)
+    return dataclasses.replace(result, findings=fresh)
 
 
 def _print_errors(result: Result) -> None:
@@ -78,23 +105,56 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
 @_config_option
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding.")
+@click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding (text format).")
+@click.option("--show-source", is_flag=True, help="Print the reported line under each finding, with a caret.")
+@click.option("--severity", type=click.Choice(("error", "warning")), default="error", show_default=True,
+              help="Level of findings in github annotations and SARIF results.")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Report only findings that are not recorded in FILE.")
+@click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
+              help="Record the current findings in FILE (replacing it) and report none of them.")
+@click.option("--stdin-filename", metavar="NAME", help="Check standard input as the file NAME (implies `-`).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclude even to paths named on the command line.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache directory (default: .failcode_cache).")
-def check(paths, output_format, select, ignore, extend_select, config, exit_zero, statistics,
-          force_exclude, jobs, no_cache, cache_dir) -> None:
-    """Lint PATHS (default: the current directory)."""
+def check(paths, output_format, select, ignore, extend_select, config, exit_zero, statistics, show_source,
+          severity, baseline_file, write_baseline, stdin_filename, force_exclude, jobs, no_cache, cache_dir) -> None:
+    """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
     options = Options(
         select=_codes(select), ignore=_codes(ignore) or (), extend_select=_codes(extend_select) or (),
         force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
     )
-    _, result = _run(paths, config, options)
+    stdin = None
+    if stdin_filename is not None or any(str(path) == "-" for path in paths):
+        if any(str(path) != "-" for path in paths):
+            _fail("`-` (standard input) cannot be combined with other paths")
+        paths = (Path(stdin_filename or "<stdin>"),)
+        stdin = sys.stdin.buffer.read()
+    known = None
+    if baseline_file is not None:
+        try:
+            known = baseline.load(baseline_file)
+        except ConfigError as exc:
+            _fail(str(exc))
+    with terminal.Progress(sys.stderr):
+        _, result = _run(paths, config, options, stdin)
+    lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
+    result = _baselined(result, lines, known, baseline_file, write_baseline)
     if output_format == "json":
         from failcode.report import json as json_report
 
         click.echo(json_report.render(result))
+    elif output_format == "sarif":
+        from failcode.report import sarif
+
+        click.echo(sarif.render(result, lines, severity))
+    elif output_format == "github":
+        from failcode.report import github
+
+        for line in github.lines(result, severity):
+            click.echo(line)
+        click.echo(text_report.summary(result))
     elif statistics:
         _print_errors(result)
         counts: dict[str, int] = {}
@@ -104,8 +164,12 @@ def check(paths, output_format, select, ignore, extend_select, config, exit_zero
             click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}")
         click.echo(text_report.summary(result))
     else:
-        for line in text_report.finding_lines(result):
-            click.echo(line)
+        color = terminal.use_color(sys.stdout)
+        for finding, line in zip(result.findings, text_report.finding_lines(result, color)):
+            click.echo(line, color=color)
+            if show_source:
+                for row in terminal.source_lines(finding, lines, color):
+                    click.echo(row, color=color)
         _print_errors(result)
         click.echo(text_report.summary(result))
     status = result.exit_code

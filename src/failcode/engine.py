@@ -105,10 +105,14 @@ def selected_rules(settings: Settings, options: Options) -> list[Rule]:
 _SETTINGS: Optional[Settings] = None
 
 
+def _raise_recursion_limit() -> None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+
+
 def _init_worker(settings: Settings) -> None:
     global _SETTINGS
     _SETTINGS = settings
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    _raise_recursion_limit()
     try:  # the parent handles Ctrl-C; workers just stop
         import signal
 
@@ -124,6 +128,11 @@ def extract_task(task: Task, settings: Optional[Settings] = None) -> Union[FileF
             data = handle.read()
     except OSError as exc:
         return FileError(task.display, "unreadable", f"cannot read: {exc.strerror or exc}")
+    return extract_data(task, data, settings)
+
+
+def extract_data(task: Task, data: bytes, settings: Settings) -> Union[FileFacts, FileError]:
+    """Facts of `data` as the text of `task` (read from disk, or given on stdin / by an editor)."""
     try:
         return extract(data, task.display, task.module, task.is_package, settings)
     except InputError as exc:
@@ -147,7 +156,7 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
     jobs = options.jobs or os.cpu_count() or 1
     jobs = min(jobs, len(missing))
     if jobs <= 1:
-        _init_worker(settings)
+        _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
         fresh = [extract_task(task, settings) for _, task, _ in missing]
     else:
         order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
@@ -220,9 +229,21 @@ def patterns(settings: Settings) -> Patterns:
 
 def run(paths: list[Path], settings: Settings, options: Optional[Options] = None) -> Result:
     options = options or Options()
+    return _check(FileFinder(settings).find(paths, options.force_exclude), settings, options, {})
+
+
+def run_source(data: bytes, path: Path, settings: Settings, options: Optional[Options] = None) -> Result:
+    """Check `data` as the text of the file at `path`, which need not exist (stdin, an editor's
+    unsaved buffer). The project is that one file plus the configured registries."""
+    options = options or Options()
+    absolute = Path(os.path.abspath(path))
+    excluded = options.force_exclude and FileFinder(settings).excluded(absolute, False)
+    return _check([] if excluded else [absolute], settings, options, {str(absolute): data})
+
+
+def _check(checked: list[Path], settings: Settings, options: Options, sources: dict[str, bytes]) -> Result:
     rules = selected_rules(settings, options)
     cwd = Path.cwd().resolve()
-    checked = FileFinder(settings).find(paths, options.force_exclude)
     tasks = [_task(path, settings, cwd) for path in checked]
     tasks_by_abs = {task.path: task for task in tasks}
     for entry in settings.registry:  # configured registry files are read even when not checked
@@ -231,7 +252,10 @@ def run(paths: list[Path], settings: Settings, options: Optional[Options] = None
         if path.suffix in (".py", ".pyi") and str(path) not in tasks_by_abs and path.is_file():
             tasks_by_abs[str(path)] = _task(path, settings, cwd)
     all_tasks = list(tasks_by_abs.values())
-    outcomes = _extract_all(all_tasks, settings, options)
+    on_disk = [task for task in all_tasks if task.path not in sources]
+    extracted = dict(zip(on_disk, _extract_all(on_disk, settings, options)))
+    outcomes = [extracted[task] if task in extracted else extract_data(task, sources[task.path], settings)
+                for task in all_tasks]
     checked_displays = {task.display for task in tasks}
     facts = [o for o in outcomes if isinstance(o, FileFacts)]
     errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import click
+
 from failcode.engine import Result
 
 
@@ -18,8 +20,11 @@ def summary(result: Result) -> str:
     return ", ".join(parts) + "."
 
 
-def finding_lines(result: Result) -> list[str]:
-    return [f"{f.path}:{f.pos.line}:{f.pos.column}: {f.rule} {f.message}" for f in result.findings]
+def finding_lines(result: Result, color: bool = False) -> list[str]:
+    """One line per finding; with `color`, path and rule stand out as ruff shows them on a terminal."""
+    path, rule = (click.style("{}", bold=True), click.style("{}", fg="red", bold=True)) if color else ("{}", "{}")
+    return [f"{path.format(f.path)}:{f.pos.line}:{f.pos.column}: {rule.format(f.rule)} {f.message}"
+            for f in result.findings]
 
 
 def error_lines(result: Result) -> list[str]:

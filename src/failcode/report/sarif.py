@@ -1,0 +1,112 @@
+"""SARIF 2.1.0, for GitHub code scanning (upload-sarif) and other SARIF viewers.
+
+Files failcode could not check are tool execution notifications, not results: a result claims a
+defect in the code, and an unparseable file is not a failure-code defect. `executionSuccessful`
+is false only for failcode's own crashes, which is what that property means to a viewer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from failcode import __version__, ruledocs
+from failcode.baseline import fingerprints
+from failcode.engine import Result
+from failcode.model import Pos
+from failcode.rules import RULES
+from failcode.sourcelines import SourceLines
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/failcode/"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT = "failcode/v1"
+DESCRIPTION_LIMIT = 1024  # GitHub rejects longer shortDescription / fullDescription texts
+
+
+def _limited(text: str) -> str:
+    """`text` within DESCRIPTION_LIMIT characters, cut at a word boundary."""
+    if len(text) <= DESCRIPTION_LIMIT:
+        return text
+    return re.sub(r"\s+\S*$", "", text[: DESCRIPTION_LIMIT - 1]) + "…"
+
+
+def _rule(rule) -> dict[str, Any]:
+    try:
+        page = ruledocs.page(rule.code)
+        full = ruledocs.summary_text(rule.code) or rule.summary
+    except OSError:  # pages not installed: the catalogue summary still describes the rule
+        page, full = rule.summary, rule.summary
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": _limited(rule.summary)},
+        "fullDescription": {"text": _limited(full)},
+        "help": {"text": page, "markdown": page},
+        "defaultConfiguration": {"level": "error", "enabled": rule.default},
+    }
+
+
+def _location(path: str) -> dict[str, Any]:
+    """Relative paths (the usual case: relative to the working directory) are resolved against
+    %SRCROOT%, so the document does not depend on where the repository was checked out."""
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(Path(path).as_posix()), "uriBaseId": SRCROOT}
+
+
+def _region(pos: Pos) -> dict[str, Any]:
+    region = {"startLine": pos.line, "startColumn": pos.column}
+    if (pos.end_line, pos.end_column) > (pos.line, pos.column):  # Pos ends are exclusive, as SARIF's
+        region.update(endLine=pos.end_line, endColumn=pos.end_column)
+    return region
+
+
+def render(result: Result, lines: SourceLines, level: str = "error") -> str:
+    """The SARIF log of one run; `level` is the level of every result (error or warning)."""
+    index = {rule.code: i for i, rule in enumerate(RULES)}
+    results = []
+    for finding, fingerprint in zip(result.findings, fingerprints(result.findings, lines)):
+        entry: dict[str, Any] = {
+            "ruleId": finding.rule,
+            "ruleIndex": index[finding.rule],
+            "level": level,
+            "message": {"text": finding.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": _location(finding.path), "region": _region(finding.pos),
+            }}],
+            "partialFingerprints": {FINGERPRINT: fingerprint},
+        }
+        if finding.code is not None:
+            entry["properties"] = {"code": finding.code}
+        results.append(entry)
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": f"{error.path}: {error.kind}: {error.message}"},
+            "descriptor": {"id": error.kind},
+            "locations": [{"physicalLocation": {"artifactLocation": _location(error.path)}}],
+        }
+        for error in result.errors
+    ]
+    run = {
+        "tool": {"driver": {
+            "name": "failcode",
+            "version": __version__,
+            "semanticVersion": __version__,
+            "informationUri": INFORMATION_URI,
+            "rules": [_rule(rule) for rule in RULES],
+        }},
+        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri().rstrip("/") + "/"}},
+        "invocations": [{
+            "executionSuccessful": not any(error.kind == "internal" for error in result.errors),
+            "toolExecutionNotifications": notifications,
+        }],
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2)

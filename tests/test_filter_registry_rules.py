@@ -198,3 +198,33 @@ def test_registry_command_shows_disagreement(project):
     assert receipt["agrees"] is False
     assert receipt["missing"] == ["EXEC_ARGUMENTS_MISMATCH", "INTERNAL_ERROR", "PROVIDER_FAILED"]
     assert receipt["size"] == 3 and receipt["line"] == 1
+
+
+def test_fc004_bit_flags_are_not_a_filter(project):
+    """doctest: `optionflags & REPORT_ONLY_FIRST_FAILURE` is arithmetic on ints."""
+    project.write({"flags.py": '''
+        REPORT_ONLY_FIRST_FAILURE = 1 << 5
+
+        def report(optionflags):
+            if optionflags & REPORT_ONLY_FIRST_FAILURE:
+                return True
+            return set(optionflags) & {1, 2}
+        '''})
+    assert project.findings() == []
+
+
+def test_fc005_state_enums_sharing_one_plain_word_are_unrelated(project):
+    """asyncio: two private state enums that both say "created" are not one registry."""
+    project.write({
+        "runners.py": "import enum\nclass _State(enum.Enum):\n    CREATED = 'created'\n    CLOSED = 'closed'\n",
+        "timeouts.py": "import enum\nclass _State(enum.Enum):\n    CREATED = 'created'\n    EXPIRED = 'expired'\n",
+    })
+    assert project.findings() == []
+
+
+def test_fc005_two_shared_plain_words_relate_registries(project):
+    project.write({
+        "a.py": "import enum\nclass RunStatus(enum.Enum):\n    A = 'timed_out'\n    B = 'crashed'\n    C = 'oom'\n",
+        "b.py": "import enum\nclass JobStatus(enum.Enum):\n    A = 'timed_out'\n    B = 'crashed'\n",
+    })
+    assert project.findings() == [("b.py", "FC005", 2)]

@@ -397,3 +397,30 @@ def test_fc006_single_external_call_is_quiet(project):
                 failures.append("PROVIDER_FAILED")
         '''})
     assert project.findings() == []
+
+
+def test_fc003_empty_string_default_is_quiet(project):
+    """minidom: `return ""` on the missing path and in `except KeyError` is a default, not an outcome."""
+    project.write({"dom.py": '''
+        def get_attribute(attrs, name):
+            if attrs is None:
+                return ""
+            try:
+                return attrs[name].value
+            except KeyError:
+                return ""
+        '''})
+    assert project.findings() == []
+
+
+def test_fc003_single_plain_default_return_is_quiet(project):
+    project.write({"dom.py": '''
+        def kind(value):
+            if value is None:
+                return "unknown"
+            try:
+                return describe(value)
+            except Exception:
+                return "unknown"
+        '''})
+    assert project.findings() == []

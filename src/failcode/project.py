@@ -183,8 +183,15 @@ class Disagreement:
     configured: bool
 
 
-def _connected(registries: list[Registry]) -> list[list[Registry]]:
-    """Registries grouped by sharing at least one code, transitively."""
+def _related(a: frozenset[str], b: frozenset[str], code: re.Pattern) -> bool:
+    """Two lists are of the same codes when they share two, or one that is code-shaped: two state
+    enums that both happen to say "created" are not one registry written twice."""
+    shared = a & b
+    return len(shared) >= 2 or any(code.match(item) for item in shared)
+
+
+def _connected(registries: list[Registry], code: re.Pattern) -> list[list[Registry]]:
+    """Registries grouped by being related (see `_related`), transitively."""
     remaining = list(registries)
     groups = []
     while remaining:
@@ -194,7 +201,7 @@ def _connected(registries: list[Registry]) -> list[list[Registry]]:
         while grew:
             grew = False
             for registry in list(remaining):
-                if codes & registry.codes:
+                if _related(frozenset(codes), registry.codes, code):
                     group.append(registry)
                     codes |= registry.codes
                     remaining.remove(registry)
@@ -214,7 +221,7 @@ def disagreements(project: Project) -> list[Disagreement]:
                 found.append(Disagreement(registry, authority - registry.codes, registry.codes - authority,
                                           tuple(project.configured), True))
         return found
-    for group in _connected(project.discovered):
+    for group in _connected(project.discovered, project.patterns.code):
         union = frozenset().union(*(r.codes for r in group))
         for registry in group:
             missing = union - registry.codes

@@ -35,6 +35,18 @@ def _refers_to(node: cst.BaseExpression, names: set[str]) -> bool:
     return isinstance(node, cst.Name) and node.value in names
 
 
+def _builds_set(node: cst.BaseExpression) -> bool:
+    """`set(…)`, `frozenset(…)`, `{…}`, a set comprehension or a dict view: certainly a set."""
+    if isinstance(node, (cst.Set, cst.SetComp)):
+        return True
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Name) and func.value in ("set", "frozenset"):
+            return True
+        return isinstance(func, cst.Attribute) and func.attr.value in ("keys", "items")
+    return False
+
+
 class FilterFinder:
     def __init__(self, extractor: "Extractor") -> None:
         self.x = extractor
@@ -101,7 +113,10 @@ class FilterFinder:
 
     def binary(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.BitAnd):
-            self._record(node, "intersection", self.collection_name(node.right), self.collection_name(node.left))
+            # `flags & FAIL_FAST` is bit arithmetic: only an operand built as a set makes it a filter
+            if _builds_set(node.left) or _builds_set(node.right):
+                self._record(node, "intersection", self.collection_name(node.right),
+                             self.collection_name(node.left))
         elif isinstance(node.operator, cst.Subtract):
             self._difference(node.right)
 

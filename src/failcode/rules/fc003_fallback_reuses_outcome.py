@@ -16,17 +16,21 @@ DEFAULT = True
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
     genuine: dict[tuple, int] = {}
+    returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     for site in facts.sites:
-        if not site.in_handler and site.kind != "raise":
-            value = project.resolve(site).code
-            if value is not None:
-                genuine.setdefault((site.function, site.kind, site.dest, value, site.extra), site.pos.line)
+        value = project.resolve(site).code
+        if site.kind == "return" and value:
+            returned.setdefault(site.function, set()).add(value)
+        if not site.in_handler and site.kind != "raise" and value:
+            genuine.setdefault((site.function, site.kind, site.dest, value, site.extra), site.pos.line)
     for site in facts.sites:
         if site.context != "handler" or site.handler in reraising or site.kind == "raise":
             continue
         value = project.resolve(site).code
-        if value is None:
-            continue
+        if not value or not value.strip():
+            continue  # an empty string is a default, not an outcome
+        if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:
+            continue  # one plain string returned on every path is a default; verdicts come in kinds
         line = genuine.get((site.function, site.kind, site.dest, value, site.extra))
         if line is not None:
             yield Finding(

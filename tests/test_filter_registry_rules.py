@@ -222,9 +222,18 @@ def test_fc005_state_enums_sharing_one_plain_word_are_unrelated(project):
     assert project.findings() == []
 
 
-def test_fc005_two_shared_plain_words_relate_registries(project):
+def test_fc005_two_shared_distinctive_codes_relate_registries(project):
     project.write({
-        "a.py": "import enum\nclass RunStatus(enum.Enum):\n    A = 'timed_out'\n    B = 'crashed'\n    C = 'oom'\n",
-        "b.py": "import enum\nclass JobStatus(enum.Enum):\n    A = 'timed_out'\n    B = 'crashed'\n",
+        "a.py": "import enum\nclass RunStatus(enum.Enum):\n    A = 'timed_out'\n    B = 'out_of_memory'\n    C = 'crashed'\n",
+        "b.py": "import enum\nclass JobStatus(enum.Enum):\n    A = 'timed_out'\n    B = 'out_of_memory'\n",
     })
     assert project.findings() == [("b.py", "FC005", 2)]
+
+
+def test_fc005_lifecycle_literals_sharing_plain_words_are_unrelated(project):
+    """inspect-ai: Literals that share `completed`, `failed`, `cancelled` are different vocabularies."""
+    project.write({
+        "a.py": "from typing import Literal\nSampleStatus = Literal['completed', 'failed', 'cancelled', 'started']\n",
+        "b.py": "from typing import Literal\nPatchApplyStatus = Literal['completed', 'failed']\n",
+    })
+    assert project.findings() == []

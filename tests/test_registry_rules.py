@@ -3,6 +3,8 @@ registry forms they read. Expected lines are where the contract says each rule r
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 CODES = '''
@@ -251,3 +253,66 @@ def test_fc008_quiet_when_every_code_recorded(project):
             failures.add("PARSE_FAILED" if ok else "COMPARE_FAILED")
         '''})
     assert project.findings("--select", "FC008") == []
+
+
+@pytest.mark.parametrize("receiver,is_sink", [
+    ("failures", True), ("self.failures", True), ("run_errors", True), ("failures_by_case[key]", True),
+    ("FAILURE_LIST", True), ("error_codes", True), ("codes", True),
+    ("error_handlers", False), ("error_message", False), ("exit_codes", False), ("lang_code", False),
+    ("status_codes", False), ("on_error", False), ("error_messages", False),
+])
+def test_receiver_names_by_head_noun(project, receiver, is_sink):
+    """The head noun decides: `error_handlers` holds handlers, `failures_by_case` holds failures."""
+    project.write({"codes.py": CODES, "app.py": f'''
+        def run({receiver.split('.')[-1].split('[')[0]}, self=None, key=None):
+            {receiver}.append("PARSE_FAILED")
+            {receiver}.append("UNKNOWN_FAILURE")
+        '''})
+    expected = [("app.py", "FC001", 3)] if is_sink else []
+    assert project.findings() == expected
+
+
+def test_prose_and_patterns_are_not_recorded_codes(project):
+    project.write({"app.py": '''
+        def run(outcome):
+            outcome(reason="could not open the windows drive path")
+            outcome(reason=r"^FAILED_[A-Z]+$")
+        '''})
+    result = project.run("sites", "--format", "json")
+    assert json.loads(result.stdout)["sites"] == []
+
+
+def test_stub_files_declare_no_registries(project):
+    project.write({"typeshed/state.pyi": "import enum\nclass _BarrierState(enum.Enum):\n    FILLING = 'filling'\n    DRAINING = 'draining'\n"})
+    assert json.loads(project.run("registry", "--format", "json").stdout)["registries"] == []
+
+
+def test_dict_display_keys_record_like_keywords(project):
+    project.write({"codes.py": CODES, "app.py": '''
+        def run(ok):
+            if ok:
+                return {"status": "PARSE_FAILED", "detail": "x"}
+            return {"status": "PARSE_FIALED", "detail": "y"}
+        '''})
+    assert project.findings() == [("app.py", "FC001", 4)]
+
+
+def test_module_names_anchor_at_the_package_root(project):
+    """A package checked from a parent folder keeps its import name, so absolute and relative
+    imports of a registry member resolve to the same registry."""
+    project.write({
+        "vendor/tree/pkg/__init__.py": "",
+        "vendor/tree/pkg/codes.py": "import enum\nclass FailureCode(enum.Enum):\n    A_FAILED = 'A_FAILED'\n    B_FAILED = 'B_FAILED'\n",
+        "vendor/tree/pkg/other/__init__.py": "",
+        "vendor/tree/pkg/other/codes.py": "import enum\nclass FailureCode(enum.Enum):\n    X_FAILED = 'X_FAILED'\n    Y_FAILED = 'Y_FAILED'\n",
+        "vendor/tree/pkg/run.py": '''
+            from pkg.codes import FailureCode
+            from .other import codes as other
+
+            def run(failures):
+                failures.add(FailureCode.A_FAILED)
+                failures.add(other.FailureCode.Y_FAILED)
+                failures.add(FailureCode.Y_FAILED)
+            ''',
+    })
+    assert project.findings() == [("vendor/tree/pkg/run.py", "FC001", 7)]

@@ -424,3 +424,64 @@ def test_fc003_single_plain_default_return_is_quiet(project):
                 return "unknown"
         '''})
     assert project.findings() == []
+
+
+def test_fc003_default_assigned_before_the_try_is_quiet(project):
+    project.write({"read.py": '''
+        def read(path):
+            reason = "READ_FAILED"
+            try:
+                data = load(path)
+                reason = None
+            except Exception:
+                reason = "READ_FAILED"
+            return reason
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == []
+
+
+def test_fc003_same_code_after_the_try_still_fires(project):
+    """Control for the default rule: a genuine recording after the try start is an outcome."""
+    project.write({"read.py": '''
+        def read(path, expected):
+            try:
+                data = load(path)
+                status = "MISMATCH_FOUND" if data != expected else "MATCHED_OK"
+            except Exception:
+                status = "MISMATCH_FOUND"
+            return status
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == [("read.py", "FC003", 6)]
+
+
+def test_fc002_comparing_a_field_of_parsed_output_is_compare(project):
+    project.write({"run.py": '''
+        import json
+        import subprocess
+
+        def run_case(cmd, expected, failures):
+            try:
+                proc = subprocess.run(cmd, capture_output=True, timeout=30)
+                output = json.loads(proc.stdout)
+                if output["answer"] != expected:
+                    failures.append("WRONG_ANSWER")
+            except Exception:
+                failures.append("WRONG_ANSWER")
+        '''})
+    assert ("run.py", "FC002", 5) in project.findings()
+
+
+def test_fc002_comparing_plain_arguments_is_not_a_stage(project):
+    """Control: `a["x"] != b` on values that did not come from a call in the try is no comparison stage."""
+    project.write({"run.py": '''
+        import json
+
+        def run_case(text, case, expected, failures):
+            try:
+                output = json.loads(text)
+                if case["answer"] != expected:
+                    failures.append("WRONG_ANSWER")
+            except Exception:
+                failures.append("PARSE_FAILED")
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC002"] == []

@@ -1,7 +1,8 @@
 """Per-file facts cached by content hash + failcode version + extraction settings.
 
 Entries are written atomically (temp file + rename) so concurrent runs never read half an entry;
-an entry that cannot be loaded is ignored and rebuilt. A cache directory that cannot be created or
+an entry that cannot be loaded is ignored and rebuilt. Entries are unpickled with failcode's own
+fact classes only: a cache directory planted in a checked repository must not run code. A cache directory that cannot be created or
 written is skipped: the lint still runs, just without a cache.
 """
 
@@ -29,6 +30,13 @@ def _code_hash() -> str:
     for path in sorted(package.rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+class _FactsUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if module == "failcode.model":
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not a failcode fact")
 
 
 class Cache:
@@ -67,7 +75,7 @@ class Cache:
     def get(self, key: str) -> Optional[Entry]:
         try:
             with open(self._path(key), "rb") as handle:
-                entry = pickle.load(handle)
+                entry = _FactsUnpickler(handle).load()
         except Exception:  # noqa: BLE001 - a missing, truncated or garbage entry is a miss
             return None
         return entry if isinstance(entry, (FileFacts, FileError)) else None

@@ -56,6 +56,8 @@ def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options,
     except KeyboardInterrupt:
         click.echo("failcode: interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug in failcode outside any one rule or file (a worker died): exit 4
+        _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
     raise AssertionError("unreachable")
 
 
@@ -93,7 +95,8 @@ def main() -> None:
     """failcode: find the places where a recorded failure code lies."""
 
 
-_path_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+# readable=False: an unreadable file is an input error of its own (exit 3), not a usage error
+_path_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 _config_option = click.option("--config", type=click.Path(path_type=Path), help="Read settings from FILE.")
 
 
@@ -191,6 +194,8 @@ def sites(paths, output_format, config) -> None:
         if facts.path not in {e.path for e in result.errors}:
             for site in facts.sites:
                 resolved = project.resolve(site)
+                if site.kind == "raise" and not project.is_code(site):
+                    continue  # `raise OSError(errno.ENOENT, …)`: a constant, not a tagged code
                 governing = project.governing(site)
                 registered = None
                 if resolved.code is not None and governing:

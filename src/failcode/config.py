@@ -18,8 +18,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-from failcode.names import words
-
 DEFAULT_CODE_PATTERN = r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$"
 DEFAULT_BLAME_PATTERN = (
     r"providers?|upstream|remote|network|timeout|timed_out|models?|llm|api|vendors?|services?"
@@ -37,10 +35,6 @@ KEYWORDS = (
     " outcome verdict"
 ).split()
 NAME_SUFFIXES = "status outcome verdict".split()
-REGISTRY_WORDS = (
-    "fail fails failed failure failures reason reasons error errors code codes fault faults"
-    " status statuses state states outcome outcomes verdict verdicts"
-).split()
 
 STAGES: dict[str, tuple[str, ...]] = {
     "read": (
@@ -71,6 +65,14 @@ class ConfigError(Exception):
     """A usage or configuration mistake: nothing is checked, exit status 2."""
 
 
+def split_registry_entry(entry: str) -> tuple[str, str]:
+    """`pkg/codes.py:FailureCode` → ('pkg/codes.py', 'FailureCode'); `codes.toml` → ('codes.toml', '')."""
+    file_part, colon, name = entry.rpartition(":")
+    if colon and name.isidentifier():
+        return file_part, name
+    return entry, ""
+
+
 @dataclass(frozen=True)
 class Sinks:
     receivers: tuple[str, ...] = tuple(RECEIVER_WORDS)
@@ -98,7 +100,7 @@ class Settings:
 
     def configured_names(self) -> tuple[str, ...]:
         """Names of configured Python registries (`pkg/codes.py:ORDER` → `ORDER`)."""
-        return tuple(entry.rpartition(":")[2].split(".")[0] for entry in self.registry if ":" in entry)
+        return tuple(name for _, name in map(split_registry_entry, self.registry) if name)
 
     def extraction_key(self) -> str:
         """Hash of everything that changes what the extractor records (part of the cache key)."""
@@ -233,10 +235,3 @@ def _read_plain(path: Path) -> dict[str, Any]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
 
-
-def code_regex(settings: Settings) -> re.Pattern[str]:
-    return re.compile(settings.code_pattern)
-
-
-def registry_words() -> str:
-    return words(*REGISTRY_WORDS)

@@ -7,29 +7,30 @@ rule, and a configuration mistake a ConfigError — never a finding, never silen
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 import pathspec
 
 from failcode import cache as cache_module
-from failcode.config import ConfigError, Settings
-from failcode.facts import registries as registry_files
-from failcode.facts.extract import InputError, extract
-from failcode.facts.imports import module_of
-from failcode.files import FileFinder, display_path, relative_to
+from failcode.config import ConfigError, Settings, split_registry_entry
+from failcode.files import FileFinder, display_path, module_name
 from failcode.model import FileError, FileFacts, Finding, Registry
-from failcode.names import SegmentPattern, words
-from failcode.config import REGISTRY_WORDS
+from failcode.names import SegmentPattern
 from failcode.project import Patterns, Project
 from failcode.rules import BY_CODE, RULES, Rule
 
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
 RECURSION_LIMIT = 20_000
+POOL_MIN_FILES = 8  # fewer files to extract than this: a pool costs more than it saves
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_CONFIG, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
@@ -133,6 +134,10 @@ def extract_task(task: Task, settings: Optional[Settings] = None) -> Union[FileF
 
 def extract_data(task: Task, data: bytes, settings: Settings) -> Union[FileFacts, FileError]:
     """Facts of `data` as the text of `task` (read from disk, or given on stdin / by an editor)."""
+    # imported here: a run that the cache answers never loads LibCST
+    from failcode.facts.extract import InputError
+    from failcode.prescreen import extract
+
     try:
         return extract(data, task.display, task.module, task.is_package, settings)
     except InputError as exc:
@@ -153,23 +158,67 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
             results[index] = hit
         else:
             missing.append((index, task, key))
-    jobs = options.jobs or os.cpu_count() or 1
-    jobs = min(jobs, len(missing))
+    jobs = _jobs(options, len(missing))
+    if missing:
+        import failcode.prescreen  # noqa: F401 - here, not at the top: a run the cache answers never loads LibCST
+        # What is alive now (modules, the caller's data) is no garbage: collections during extraction
+        # skip it (≈10 % of extraction time), and forked workers share its pages untouched.
+        gc.freeze()
     if jobs <= 1:
         _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
         fresh = [extract_task(task, settings) for _, task, _ in missing]
     else:
         order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
-        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,)) as pool:
+        with _pool(jobs, settings) as pool:
+            # small chunks: after the pre-screen, a few large files can hold most of the LibCST work
             computed = pool.map(extract_task, [missing[i][1] for i in order],
-                                chunksize=max(1, len(order) // (jobs * 8)))
+                                chunksize=max(1, len(order) // (jobs * 32)))
             fresh_by = dict(zip(order, computed))
         fresh = [fresh_by[i] for i in range(len(missing))]
+    gc.unfreeze()
     for (index, task, key), outcome in zip(missing, fresh):
         results[index] = outcome
         if store is not None and key is not None and not (isinstance(outcome, FileError) and outcome.kind == "internal"):
             store.put(key, outcome)
     return [results[i] for i in range(len(tasks))]
+
+
+@contextmanager
+def _pool(jobs: int, settings: Settings) -> Iterator[ProcessPoolExecutor]:
+    """A worker pool that an interrupted or failed run tears down at once: pending files cancelled,
+    workers terminated, rather than waited for (`with ProcessPoolExecutor` waits for every worker)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,))
+    try:
+        yield pool
+    except BaseException:
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(1)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _jobs(options: Options, files: int) -> int:
+    """Worker processes for `files` extractions: none (in-process) for a few files, and none
+    inside another pool's worker (nested pools multiply processes past the CPU count)."""
+    if files < POOL_MIN_FILES:
+        return 1
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        return 1
+    if options.jobs:
+        return min(options.jobs, files)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return min(cpus, files)
 
 
 def _size(path: str) -> int:
@@ -180,22 +229,25 @@ def _size(path: str) -> int:
 
 
 def _task(path: Path, settings: Settings, cwd: Path) -> Task:
-    rel = relative_to(path, settings.root.resolve())
-    parts = tuple(rel.split("/")) if rel else (path.name,)
-    return Task(str(path), display_path(path, cwd), module_of(parts), path.name == "__init__.py")
+    return Task(str(path), display_path(path, cwd), module_name(path, settings.root.resolve()),
+                path.name in ("__init__.py", "__init__.pyi"))
 
 
 # -- configured registries --------------------------------------------------------------------
 
-def _configured(settings: Settings, facts_by_path: dict[str, FileFacts], tasks_by_abs: dict[str, Task]) -> list[Registry]:
+def _configured(settings: Settings, outcomes: dict[str, Union[FileFacts, FileError]],
+                tasks_by_abs: dict[str, Task]) -> list[Registry]:
     found = []
     for entry in settings.registry:
-        file_part, _, name = entry.rpartition(":") if entry.endswith(".py") is False and ":" in entry else (entry, "", "")
+        file_part, name = split_registry_entry(entry)
         path = (settings.root / file_part).resolve()
         where = f"tool.failcode.registry entry `{entry}`"
         if not path.is_file():
-            raise ConfigError(f"{where}: file {file_part} not found")
+            raise ConfigError(f"{where}: {file_part} is not a file" if path.exists() else
+                              f"{where}: file {file_part} not found")
         if path.suffix in (".toml", ".txt") and not name:
+            from failcode.facts import registries as registry_files  # not at the top: it loads LibCST
+
             try:
                 found.append(registry_files.read_data_file(path, display_path(path)))
             except (OSError, ValueError) as exc:
@@ -204,9 +256,10 @@ def _configured(settings: Settings, facts_by_path: dict[str, FileFacts], tasks_b
         if not name:
             raise ConfigError(f"{where}: expected `path.py:NAME` or a .toml/.txt file")
         task = tasks_by_abs.get(str(path))
-        facts = facts_by_path.get(task.display) if task else None
-        if facts is None:
-            raise ConfigError(f"{where}: {file_part} could not be read or parsed")
+        facts = outcomes.get(task.display) if task else None
+        if not isinstance(facts, FileFacts):
+            why = f" ({facts.kind}: {facts.message})" if isinstance(facts, FileError) else ""
+            raise ConfigError(f"{where}: {file_part} could not be read or parsed{why}")
         registry = next((r for r in facts.registries if r.name == name), None)
         if registry is None:
             raise ConfigError(f"{where}: {file_part} has no module-level list, tuple, set, frozenset, "
@@ -221,7 +274,6 @@ def patterns(settings: Settings) -> Patterns:
         code=re.compile(settings.code_pattern),
         blame=SegmentPattern(settings.blame_pattern),
         internal=SegmentPattern(settings.internal_pattern),
-        registry_name=SegmentPattern(words(*REGISTRY_WORDS)),
     )
 
 
@@ -229,7 +281,13 @@ def patterns(settings: Settings) -> Patterns:
 
 def run(paths: list[Path], settings: Settings, options: Optional[Options] = None) -> Result:
     options = options or Options()
-    return _check(FileFinder(settings).find(paths, options.force_exclude), settings, options, {})
+    finder = FileFinder(settings)
+    result = _check(finder.find(paths, options.force_exclude), settings, options, {})
+    if finder.unlistable:
+        result.errors.extend(FileError(display_path(directory), "unreadable", f"cannot list directory: {why}")
+                             for directory, why in finder.unlistable)
+        result.errors.sort()
+    return result
 
 
 def run_source(data: bytes, path: Path, settings: Settings, options: Optional[Options] = None) -> Result:
@@ -247,8 +305,7 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     tasks = [_task(path, settings, cwd) for path in checked]
     tasks_by_abs = {task.path: task for task in tasks}
     for entry in settings.registry:  # configured registry files are read even when not checked
-        file_part = entry.rpartition(":")[0] if ":" in entry else entry
-        path = (settings.root / file_part).resolve()
+        path = (settings.root / split_registry_entry(entry)[0]).resolve()
         if path.suffix in (".py", ".pyi") and str(path) not in tasks_by_abs and path.is_file():
             tasks_by_abs[str(path)] = _task(path, settings, cwd)
     all_tasks = list(tasks_by_abs.values())
@@ -259,7 +316,7 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     checked_displays = {task.display for task in tasks}
     facts = [o for o in outcomes if isinstance(o, FileFacts)]
     errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]
-    configured = _configured(settings, {f.path: f for f in facts}, tasks_by_abs)
+    configured = _configured(settings, {o.path: o for o in outcomes}, tasks_by_abs)
     project = Project.build(facts, configured, patterns(settings))
     result = Result(errors=errors, files=len(tasks), project=project)
     judged = [f for f in facts if f.path in checked_displays]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -30,10 +31,50 @@ def display_path(path: Path, cwd: Optional[Path] = None) -> str:
     return relative_to(path, cwd) or path.as_posix()
 
 
+@lru_cache(maxsize=4096)
+def _is_package(directory: Path) -> bool:
+    return (directory / "__init__.py").is_file() or (directory / "__init__.pyi").is_file()
+
+
+def module_name(path: Path, root: Path) -> str:
+    """The dotted name Python would import the file as: anchored at the topmost directory of its
+    package (`site-packages/django/template/x.py` → `django.template.x`, wherever it was checked
+    from); for a file outside any package, its path relative to the root (`src/` dropped)."""
+    parts = [] if path.stem == "__init__" else [path.stem]
+    directory = path.parent
+    while _is_package(directory):
+        parts.append(directory.name)
+        directory = directory.parent
+    if path.stem == "__init__" and not parts:
+        parts.append(directory.name)
+    if len(parts) > 1 or path.stem == "__init__":
+        return ".".join(reversed(parts))
+    rel = relative_to(path, root)
+    return module_of(tuple(rel.split("/")) if rel else (path.name,))
+
+
+def module_of(path_parts: tuple[str, ...]) -> str:
+    """Dotted module name for a repo-relative path (`src/pkg/codes.py` → `pkg.codes`)."""
+    parts = list(path_parts)
+    if parts and parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    if not parts:
+        return ""
+    last = parts[-1]
+    for suffix in (".pyi", ".py"):
+        if last.endswith(suffix):
+            last = last[: -len(suffix)]
+    parts[-1] = last
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
 class FileFinder:
     def __init__(self, settings: Settings) -> None:
         self.root = settings.root.resolve()
         self.exclude = _spec([*settings.exclude, *settings.extend_exclude])
+        self.unlistable: list[tuple[Path, str]] = []  # directories that could not be read, and why
 
     def excluded(self, path: Path, is_dir: bool) -> bool:
         rel = relative_to(path, self.root)
@@ -83,7 +124,8 @@ class FileFinder:
     def _walk_dir(self, directory: Path, ignores) -> Iterable[Path]:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:  # its files cannot be checked: say so, never skip them silently
+            self.unlistable.append((directory, exc.strerror or str(exc)))
             return
         local = [*ignores, *self._gitignore(directory)]
         for entry in entries:

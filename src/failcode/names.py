@@ -50,3 +50,43 @@ def words(*items: str) -> str:
 def is_constant_name(name: str) -> bool:
     """UPPER_CASE names are constants by convention (PEP 8)."""
     return name.isupper() and name[:1].isalpha()
+
+
+# Words that say how a collection is kept, not what it holds: `FAILURE_ORDER` holds failures,
+# `failures_by_case` holds failures, `error_handlers` does not.
+_COLLECTION_WORDS = frozenset(
+    "order orders list lists set sets dict map maps table tables seen found log acc accum buffer"
+    " bucket buckets queue counter counts priority priorities ranking rank enum enums kinds kind"
+    " types type values names registry catalog catalogue vocabulary labels messages descriptions"
+    " titles all subset subsets group groups".split()
+)
+_VERSION = re.compile(r"^v?[0-9]+$")
+REGISTRY_WORDS = frozenset(
+    "fail fails failed failure failures reason reasons error errors code codes fault faults"
+    " status statuses state states outcome outcomes verdict verdicts".split()
+)
+FAILURE_WORDS = frozenset(
+    "fail fails failed failure failures reason reasons error errors err errs fault faults violation"
+    " violations problem problems issue issues".split()
+)
+
+
+def head(name: str) -> tuple[str, ...]:
+    """The segments up to the noun that says what a name holds: `failures_by_case` → (failures,),
+    `FAILURE_ORDER` → (failure,), `FailureReason2` → (failure, reason), `error_handlers` unchanged."""
+    segs = list(segments(name))
+    if "by" in segs[1:]:
+        segs = segs[: segs.index("by", 1)]
+    while len(segs) > 1 and _VERSION.match(segs[-1]):
+        segs.pop()  # FAILURE_CODES_V2, reasons_2
+    if segs:
+        segs[-1] = segs[-1].rstrip("0123456789") or segs[-1]
+    while len(segs) > 1 and segs[-1] in _COLLECTION_WORDS:
+        segs.pop()
+    return tuple(segs)
+
+
+def is_registry_name(name: str) -> bool:
+    """A name that says it holds codes: its head noun is a failure/reason/code/status word."""
+    segs = head(name)
+    return bool(segs) and segs[-1] in REGISTRY_WORDS

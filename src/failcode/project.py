@@ -13,9 +13,9 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 from failcode.model import FileFacts, Handler, Registry, RegistryEntry, Site
-from failcode.names import SegmentPattern
+from failcode.names import SegmentPattern, is_registry_name, segments
 
-_IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]*|[a-z][a-z0-9_]*)$")
+_IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
 _LITERAL_KINDS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
 
 
@@ -33,7 +33,6 @@ class Patterns:
     code: re.Pattern
     blame: SegmentPattern
     internal: SegmentPattern
-    registry_name: SegmentPattern
 
 
 @dataclass
@@ -139,7 +138,7 @@ class Project:
         if self.registry_named(name) is not None:
             return True
         short = name.rpartition(".")[2]
-        return short.isupper() and self.patterns.registry_name.matches(short)
+        return short.isupper() and is_registry_name(short)
 
     @cached_property
     def recorded(self) -> frozenset[str]:
@@ -156,8 +155,8 @@ class Project:
 
 
 def _discoverable(registry: Registry, patterns: Patterns) -> bool:
-    if not patterns.registry_name.matches(registry.name) or len(registry.entries) < 2:
-        return False
+    if not is_registry_name(registry.name) or len(registry.entries) < 2 or registry.path.endswith(".pyi"):
+        return False  # a stub declares types, not the registry the code records against
     if registry.kind in _LITERAL_KINDS:
         return all(patterns.code.match(entry.code) for entry in registry.entries)
     if registry.kind in ("toml", "txt"):
@@ -184,10 +183,10 @@ class Disagreement:
 
 
 def _related(a: frozenset[str], b: frozenset[str], code: re.Pattern) -> bool:
-    """Two lists are of the same codes when they share two, or one that is code-shaped: two state
-    enums that both happen to say "created" are not one registry written twice."""
-    shared = a & b
-    return len(shared) >= 2 or any(code.match(item) for item in shared)
+    """Two lists are of the same codes when they share two distinctive ones (code-shaped, or of two
+    words or more): lifecycle enums that all say "completed" and "failed" are not one registry."""
+    distinctive = [item for item in a & b if code.match(item) or len(segments(item)) >= 2]
+    return len(distinctive) >= 2
 
 
 def _connected(registries: list[Registry], code: re.Pattern) -> list[list[Registry]]:

@@ -1,31 +1,34 @@
 """One LibCST parse and one traversal per file, producing plain-data FileFacts.
 
 The walker visits node fields directly (no CSTVisitor: that rebuilds every node), keeps its own
-stacks for functions, try contexts and stage collectors, and asks LibCST for positions only when
-the file produced at least one fact. It records what the code does; the rules decide what is wrong.
+stacks for functions, try contexts and stage collectors, and computes positions only for the nodes
+that became facts (facts/positions.py). It records what the code does; the rules decide what is wrong.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import io
 import re
 import tokenize
+import warnings
 from typing import Callable, Optional
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from failcode.config import REGISTRY_WORDS, Settings
+from failcode.config import Settings
 from failcode.facts import registries
 from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
+from failcode.facts.nesting import too_deep
+from failcode.facts.positions import node_positions
 from failcode.facts.sinks import SinkShapes, recorded_values, string_value, target_name, target_text
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import (
     Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
 )
-from failcode.names import SegmentPattern, words
+from failcode.names import is_registry_name
 
 _SKIP_FIELDS = frozenset(
     "lpar rpar comma semicolon leading_lines lines_after_decorators header footer trailing_whitespace"
@@ -39,6 +42,7 @@ _BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtin
 _NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
+_NOWHERE = Pos(0, 0, 0, 0)
 
 
 def _children_fields(node: cst.CSTNode) -> tuple[str, ...]:
@@ -82,7 +86,6 @@ class Extractor:
         self.shapes = shapes
         self.stages = stages
         self.code_re = re.compile(settings.code_pattern)
-        self.registry_name = SegmentPattern(words(*REGISTRY_WORDS))
         self.configured = set(settings.configured_names())
         self.filters = FilterFinder(self)
         # traversal state
@@ -103,14 +106,26 @@ class Extractor:
 
     # -- traversal ---------------------------------------------------------------------------
 
-    def run(self) -> FileFacts:
+    def run(self, source: Optional[str] = None, tree: Optional[ast.Module] = None) -> FileFacts:
+        """The file's facts. `source` is the parsed text and `tree` its `ast`, which let positions be
+        computed for the fact nodes alone; without `source`, the whole module is positioned."""
         self.walk(self.module)
         if not self.pending:
             return FileFacts(self.path, self.module_name)
-        positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        wanted: list[cst.CSTNode] = []
+
+        def note(node: cst.CSTNode) -> Pos:  # a throw-away first build lists the nodes facts need
+            wanted.append(node)
+            return _NOWHERE
+
+        for fill in self.stage_pending:
+            fill(note)
+        for build in self.pending:
+            build(note)
+        ranges = node_positions(self.module, wanted, source, tree, _children_fields)
 
         def pos_of(node: cst.CSTNode) -> Pos:
-            code_range = positions[node]
+            code_range = ranges[id(node)]
             return Pos(code_range.start.line, code_range.start.column + 1,
                        code_range.end.line, code_range.end.column + 1)
 
@@ -340,6 +355,19 @@ class Extractor:
                 for value, literal, ref in recorded_values(arg.value):
                     self._site(value, "keyword", f"{keyword}=", f"{callee}({keyword}=)", literal, ref, extra)
 
+    def visit_Dict(self, node: cst.Dict) -> Optional[bool]:
+        """`{"status": "FAILED", ...}` records like `Outcome(status="FAILED")`: same sink key."""
+        if self.function is None:
+            return None
+        elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
+        keys = [string_value(e.key) for e in elements]
+        for element, key in zip(elements, keys):
+            if key in self.shapes.keywords:
+                others = ",".join(sorted(f"{k}" for k in keys if k is not None and k != key))
+                for value, literal, ref in recorded_values(element.value):
+                    self._site(value, "keyword", f"{key}=", f"{{{key!r}: …}}", literal, ref, others)
+        return None
+
     def visit_Comparison(self, node: cst.Comparison) -> Optional[bool]:
         if len(node.comparisons) != 1:
             return None
@@ -368,8 +396,8 @@ class Extractor:
                 return  # the call is a stage of its own and is named when it is visited
             if called is not None and not is_trivial(called):
                 label = f"{operator} on {called.rpartition('.')[2]}()"
-            elif isinstance(side, cst.Name) and any(side.value in c.from_calls for c in self.collectors):
-                label = f"{operator} on {side.value}"
+            elif _root_name(side) is not None and any(_root_name(side) in c.from_calls for c in self.collectors):
+                label = f"{operator} on {_root_name(side)}"  # `out["answer"] == expected`, out = run()
             else:
                 continue
             for collector in self.collectors:
@@ -497,7 +525,7 @@ class Extractor:
     # -- module-level definitions ------------------------------------------------------------
 
     def _looks_like_registry(self, name: str) -> bool:
-        return name in self.configured or self.registry_name.matches(name)
+        return name in self.configured or is_registry_name(name)
 
     def _module_assignment(self, name: str, target: cst.Name, value: cst.BaseExpression) -> None:
         literal = string_value(value)
@@ -579,6 +607,13 @@ def _single_call(body: cst.BaseSuite) -> Optional[str]:
     return None
 
 
+def _root_name(node: cst.BaseExpression) -> Optional[str]:
+    """`out` for `out`, `out["answer"]`, `out.answer[0]`."""
+    while isinstance(node, (cst.Subscript, cst.Attribute)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
 def _called_name(node: cst.BaseExpression, imports: ImportTable) -> Optional[str]:
     if isinstance(node, cst.Await):
         node = node.expression
@@ -652,25 +687,53 @@ def decode(data: bytes) -> str:
         raise InputError("undecodable", f"cannot decode: {exc}") from None
 
 
+def _python_syntax_error(text: str) -> Optional[str]:
+    """Python's own wording and position of the syntax error in `text`, None when it finds none."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes warn on 3.12+; not ours to report
+            ast.parse(text)
+    except SyntaxError as error:
+        if error.lineno:
+            return f"syntax error at {error.lineno}:{error.offset or 1}: {error.msg}"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return None
+
+
+def _syntax_message(text: str, exc: cst.ParserSyntaxError) -> str:
+    """Python's own wording and position where it has one (LibCST's native parser often reports
+    the end of the input); LibCST's message for syntax only LibCST rejects."""
+    return _python_syntax_error(text) or \
+        f"syntax error at {exc.editor_line}:{exc.editor_column + 1}: {exc.message}"
+
+
 def parse(text: str) -> cst.Module:
     if "\x00" in text:
         raise InputError("unparseable", "source contains a NUL byte")
+    deep = too_deep(text)  # LibCST's parser would crash the process here, not raise
+    if deep is not None:  # an unclosed bracket also looks deep: Python's syntax error says which
+        raise InputError("unparseable", _python_syntax_error(text) or deep)
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        raise InputError("unparseable", f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: "
-                                        f"{exc.message}") from None
+        raise InputError("unparseable", _syntax_message(text, exc)) from None
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to parse") from None
 
 
 def extract(data: bytes, path: str, module_name: str, is_package: bool, settings: Settings) -> FileFacts:
     """Facts of one file's bytes. Raises InputError for input problems; anything else is a bug."""
-    text = decode(data)
+    return extract_source(decode(data), path, module_name, is_package, settings)
+
+
+def extract_source(text: str, path: str, module_name: str, is_package: bool, settings: Settings,
+                   tree: Optional[ast.Module] = None) -> FileFacts:
+    """Facts of decoded source text; `tree` is its `ast` when the caller has parsed it already."""
     module = parse(text)
     shapes, stages = _tools(settings)
     try:
-        facts = Extractor(module, path, module_name, is_package, settings, shapes, stages).run()
+        facts = Extractor(module, path, module_name, is_package, settings, shapes, stages).run(text, tree)
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to analyse") from None
     noqa, file_noqa = suppressions(text)

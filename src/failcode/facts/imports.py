@@ -23,23 +23,6 @@ def dotted(node: cst.CSTNode) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
-def module_of(path_parts: tuple[str, ...]) -> str:
-    """Dotted module name for a repo-relative path (`src/pkg/codes.py` → `pkg.codes`)."""
-    parts = list(path_parts)
-    if parts and parts[0] in ("src", "lib") and len(parts) > 1:
-        parts = parts[1:]
-    if not parts:
-        return ""
-    last = parts[-1]
-    for suffix in (".pyi", ".py"):
-        if last.endswith(suffix):
-            last = last[: -len(suffix)]
-    parts[-1] = last
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 class ImportTable:
     """Local name → fully qualified dotted name, for every import in the module."""
 

@@ -2,40 +2,56 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 
 import libcst as cst
 
 from failcode.config import Sinks
 from failcode.facts.imports import dotted
-from failcode.names import SegmentPattern, segments, words
+from failcode.names import FAILURE_WORDS, head, segments
 
-# `exit_code`, `status_codes`, `http_code`: numbers, not failure codes.
-_NUMERIC_CODE_OWNERS = {"op", "status", "http", "key", "char", "exit", "return", "byte"}
-_PROSE_SUFFIXES = {"msg", "msgs", "message", "messages", "text", "texts"}
+_CALLBACK_PREFIXES = ("on", "handle")
+_PROSE = {(word,) for word in ("msg", "msgs", "message", "messages", "text", "texts")}
+_CATEGORY_WORDS = frozenset({"kind", "type", "category", "class"})
+# A literal that records an outcome is a word or an identifier, never prose or a pattern.
+_RECORDABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:\-]*$")
 
 
 class SinkShapes:
-    """Decides whether a receiver, keyword or assignment target is a sink, by whole segments."""
+    """Decides whether a receiver, keyword or assignment target is a sink.
+
+    The name's head noun decides (`names.head`): `failures`, `run_errors`, `failures_by_case`,
+    `error_codes` are sinks; `error_handlers`, `error_message`, `exit_codes`, `lang_code`,
+    `on_error` are not. A `code(s)` head counts alone or after a failure word only.
+    """
 
     def __init__(self, sinks: Sinks) -> None:
-        self._receiver = SegmentPattern(words(*sinks.receivers))
-        self._suffixes = set(sinks.names)
+        self._receivers = frozenset(sinks.receivers)
+        self._suffixes = frozenset(sinks.names)
         self.methods = frozenset(sinks.methods)
         self.keywords = frozenset(sinks.keywords)
 
     def is_receiver(self, name: str) -> bool:
-        segs = segments(name)
-        if not segs or segs[-1] in _PROSE_SUFFIXES:
+        if segments(name)[-1:] in _PROSE:
+            return False  # error_messages holds sentences, not codes
+        segs = head(name)
+        if not segs or segs[0] in _CALLBACK_PREFIXES and len(segs) > 1:
             return False
-        if segs[-1] in ("code", "codes") and len(segs) > 1 and segs[-2] in _NUMERIC_CODE_OWNERS:
+        if segs[-1] not in self._receivers:
             return False
-        return self._receiver.matches(name)
+        if segs[-1] in ("code", "codes") and len(segs) > 1:
+            return segs[-2] in FAILURE_WORDS
+        return True
 
     def is_assign_target(self, name: str) -> bool:
-        segs = segments(name)
-        if segs and segs[-1] in self._suffixes:
+        segs = head(name)
+        if not segs or segs[0] in _CALLBACK_PREFIXES and len(segs) > 1:
+            return False
+        if segs[-1] in self._suffixes:
             return True
+        if segs[-1] in _CATEGORY_WORDS and len(segs) > 1 and segs[-2] in FAILURE_WORDS:
+            return True  # error_kind, failure_type
         return self.is_receiver(name)
 
 
@@ -98,7 +114,8 @@ def recorded_values(node: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, Opt
         return
     literal = string_value(node)
     if literal is not None:
-        yield node, literal, None
+        if _RECORDABLE.match(literal):
+            yield node, literal, None
         return
     if isinstance(node, cst.Name) and node.value.isupper() and node.value[:1].isalpha():
         yield node, None, node.value

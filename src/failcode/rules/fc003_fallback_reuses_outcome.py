@@ -15,24 +15,28 @@ DEFAULT = True
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
-    genuine: dict[tuple, int] = {}
+    try_line = {h.id: t.pos.line for t in facts.tries for h in t.handlers}
+    genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     for site in facts.sites:
         value = project.resolve(site).code
         if site.kind == "return" and value:
             returned.setdefault(site.function, set()).add(value)
         if not site.in_handler and site.kind != "raise" and value:
-            genuine.setdefault((site.function, site.kind, site.dest, value, site.extra), site.pos.line)
+            genuine.setdefault((site.function, site.kind, site.dest, value, site.extra), []).append(site.pos.line)
     for site in facts.sites:
         if site.context != "handler" or site.handler in reraising or site.kind == "raise":
             continue
         value = project.resolve(site).code
-        if not value or not value.strip():
+        if not value:
             continue  # an empty string is a default, not an outcome
         if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:
             continue  # one plain string returned on every path is a default; verdicts come in kinds
-        line = genuine.get((site.function, site.kind, site.dest, value, site.extra))
-        if line is not None:
+        lines = genuine.get((site.function, site.kind, site.dest, value, site.extra), [])
+        if site.kind == "assign":  # `reason = "X"` before the try is the default the handler keeps
+            lines = [line for line in lines if line > try_line.get(site.handler, 0)]
+        if lines:
+            line = lines[0]
             yield Finding(
                 facts.path, site.pos, CODE,
                 f"except path records {value!r} to {site.dest}, the outcome the genuine path records "

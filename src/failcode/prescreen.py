@@ -1,0 +1,520 @@
+"""Pre-screen: prove with `ast` that LibCST would find nothing in a file, and skip LibCST there.
+
+Most files of ordinary code record no failure codes and define no registries, and `ast` parses
+ten times faster than LibCST. The screen mirrors, erring towards "maybe", every way the extractor
+(facts/extract.py) turns code into a fact, using the same Settings, SinkShapes and name patterns,
+and sends to LibCST every file where it cannot rule a fact out. It stays cheap by walking
+statements only: the expressions of a statement are searched only when one of its lines holds a
+word that could name a sink or a registry (found by a byte scan of the file). Module-level string
+constants carry no position, so the screen records them itself rather than parse a file with
+LibCST for them alone. A file `ast` cannot parse (newer syntax, errors) always goes to LibCST,
+which decides and reports.
+
+Kept conservative by tests/test_prescreen.py, which runs both on a large corpus: a screened-out
+file must get exactly the facts full extraction gives it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+import warnings
+from itertools import accumulate
+from typing import Iterable, Optional
+
+from failcode.config import Settings
+from failcode.facts.extract import decode, extract_source, suppressions
+from failcode.facts.sinks import SinkShapes
+from failcode.model import Constant, FileFacts
+from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name, is_registry_name
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
+_MATCH = getattr(ast, "Match", ())  # Python 3.10+
+_TYPE_ALIAS = getattr(ast, "TypeAlias", ())  # Python 3.12+
+_NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") | frozenset(range(128, 256))
+
+
+class _Maybe(Exception):
+    """The file may hold a fact: LibCST must extract it."""
+
+
+class Screen:
+    """The pre-screen for one Settings (build once, reuse for every file)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.shapes = SinkShapes(settings.sinks)
+        self.code_re = re.compile(settings.code_pattern)
+        self.configured = frozenset(settings.configured_names())
+        sink_words = (*settings.sinks.receivers, *settings.sinks.names, *settings.sinks.keywords,
+                      *FAILURE_WORDS, *REGISTRY_WORDS, *self.configured)
+        # A name matches a word by whole segments, so its lower-cased text holds the word's first segment.
+        self.triggers = sorted({first.encode() for word in sink_words
+                                for first in [next((p for p in word.lower().split("_") if p), "")] if first})
+        self._hot: dict[bytes, bool] = {}
+        self._registry_like: dict[str, bool] = {}
+        self._assign_target: dict[str, bool] = {}
+        self._receiver: dict[str, bool] = {}
+
+    # -- names (each decision cached: files share most of their names) -----------------------
+
+    def is_hot(self, word: str) -> bool:
+        """Whether a name could be a sink (receiver, keyword, assigned name) or a registry."""
+        return self.assign_target(word) or word in self.shapes.keywords or self.looks_like_registry(word)
+
+    def looks_like_registry(self, name: str) -> bool:
+        known = self._registry_like.get(name)
+        if known is None:
+            known = self._registry_like[name] = name in self.configured or is_registry_name(name)
+        return known
+
+    def assign_target(self, name: str) -> bool:
+        known = self._assign_target.get(name)
+        if known is None:
+            known = self._assign_target[name] = self.shapes.is_assign_target(name)
+        return known
+
+    def receiver(self, name: str) -> bool:
+        known = self._receiver.get(name)
+        if known is None:
+            known = self._receiver[name] = self.shapes.is_receiver(name)
+        return known
+
+    def hot_lines(self, data: bytes) -> list[int]:
+        """Prefix counts of lines holding a hot word: line n is hot when counts[n] > counts[n - 1].
+
+        Works on bytes (ASCII lower-casing keeps offsets; names are matched by ASCII segments) and
+        over-approximates: words in comments and strings count too.
+        """
+        if b"\r" in data:  # Python counts a lone CR as a line break
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        lowered = data.lower()
+        size = len(data)
+        offsets: list[int] = []
+        seen: dict[int, bool] = {}
+        for trigger in self.triggers:
+            at = lowered.find(trigger)
+            while at != -1:
+                start, end = at, at + len(trigger)
+                while start > 0 and lowered[start - 1] in _WORD_BYTES:
+                    start -= 1
+                while end < size and lowered[end] in _WORD_BYTES:
+                    end += 1
+                hot = seen.get(start)
+                if hot is None:
+                    word = data[start:end]
+                    hot = self._hot.get(word)
+                    if hot is None:
+                        hot = self._hot[word] = self.is_hot(word.decode("utf-8", "replace"))
+                    seen[start] = hot
+                    if hot:
+                        offsets.append(start)
+                at = lowered.find(trigger, end)
+        flags = bytearray(data.count(b"\n") + 2)
+        line, last = 1, 0
+        for offset in sorted(offsets):
+            line += data.count(b"\n", last, offset)
+            last = offset
+            flags[line] = 1
+        return list(accumulate(flags))
+
+    # -- the screen --------------------------------------------------------------------------
+
+    def facts(self, data: bytes, text: str, tree: ast.Module, path: str, module: str) -> Optional[FileFacts]:
+        """The file's facts when the screen proves LibCST would find only module constants, else None."""
+        if not data.isascii() and _normalized_names(text):
+            return None
+        walk = _Walk(self, self.hot_lines(data))
+        try:
+            walk.block(tree.body, None, True, False)
+        except _Maybe:
+            return None
+        if walk.bound.intersection(name for name, _ in walk.constants):
+            return None  # a constant that shadows an import is qualified by the import: let LibCST say
+        prefix = f"{module}." if module else ""
+        constants = tuple(Constant(prefix + name, value) for name, value in walk.constants)
+        noqa, file_noqa = suppressions(text)
+        return FileFacts(path, module, constants=constants, noqa=noqa, file_noqa=file_noqa)
+
+
+class _Function:
+    def __init__(self) -> None:
+        self.returns: list[list[tuple[Optional[str], bool]]] = []
+
+
+class _Walk:
+    """One file's statements, in the extractor's scopes: function, module level, except handler."""
+
+    def __init__(self, screen: Screen, hot: list[int]) -> None:
+        self.screen = screen
+        self.shapes = screen.shapes
+        self.hot = hot
+        self.constants: list[tuple[str, str]] = []
+        self.bound: set[str] = set()  # names bound by imports anywhere in the file
+
+    def is_hot(self, first: int, last: int) -> bool:
+        """Whether a line in first..last holds a hot word."""
+        hot = self.hot
+        return hot[min(last, len(hot) - 1)] > hot[first - 1]
+
+    def header(self, first: int, body: list[ast.stmt], nodes: Iterable[Optional[ast.AST]],
+               function: Optional[_Function]) -> None:
+        """Search a compound statement's own expressions when a line up to its body's first is hot."""
+        if self.is_hot(first, max(first, body[0].lineno)):
+            for node in nodes:
+                if node is not None:
+                    self.search(node, function)
+
+    def block(self, body: list[ast.stmt], function: Optional[_Function], module_level: bool, handler: bool) -> None:
+        for statement in body:
+            kind = type(statement)
+            if kind in _FUNCTIONS:
+                first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+                self.header(first, statement.body, [*statement.decorator_list, statement.args, statement.returns],
+                            function)
+                inner = _Function()
+                self.block(statement.body, inner, False, False)
+                self.all_codes(inner)
+            elif kind is ast.ClassDef:
+                if module_level:
+                    self.class_registry(statement)
+                first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+                self.header(first, statement.body, [*statement.decorator_list, *statement.bases, *statement.keywords],
+                            function)
+                self.block(statement.body, None, False, False)
+            elif kind in _TRY:
+                self.block(statement.body, function, module_level, handler)
+                for part in statement.handlers:
+                    self.header(part.lineno, part.body, [part.type], function)
+                    self.block(part.body, function, module_level, True)
+                self.block(statement.orelse, function, module_level, handler)
+                self.block(statement.finalbody, function, module_level, handler)
+            elif kind in (ast.For, ast.AsyncFor):
+                self.for_filter(statement)
+                self.header(statement.lineno, statement.body, [statement.target, statement.iter], function)
+                self.block(statement.body, function, module_level, handler)
+                self.block(statement.orelse, function, module_level, handler)
+            elif kind in (ast.If, ast.While):
+                self.header(statement.lineno, statement.body, [statement.test], function)
+                self.block(statement.body, function, module_level, handler)
+                self.block(statement.orelse, function, module_level, handler)
+            elif kind in (ast.With, ast.AsyncWith):
+                self.header(statement.lineno, statement.body, statement.items, function)
+                self.block(statement.body, function, module_level, handler)
+            elif _MATCH and kind is _MATCH:
+                if function is not None:
+                    self.match_test(statement)
+                if self.is_hot(statement.subject.lineno, statement.subject.end_lineno):
+                    self.search(statement.subject, function)
+                for case in statement.cases:
+                    self.header(case.pattern.lineno, case.body, [case.pattern, case.guard], function)
+                    self.block(case.body, function, module_level, handler)
+            else:
+                self.simple(statement, function, module_level, handler)
+
+    def simple(self, statement: ast.stmt, function: Optional[_Function], module_level: bool, handler: bool) -> None:
+        kind = type(statement)
+        if kind in (ast.Assign, ast.AnnAssign):
+            targets = statement.targets if kind is ast.Assign else [statement.target]
+            value = statement.value
+            if value is not None:
+                if module_level:
+                    self.module_assignment(targets, value)
+                elif function is not None and _recorded(value):
+                    for target in targets:
+                        if any(self.screen.assign_target(name) for name in _target_names(target)):
+                            raise _Maybe
+        elif kind is ast.Return:
+            if function is not None and statement.value is not None:
+                values = _recorded(statement.value)
+                if values and handler:
+                    raise _Maybe  # a handler returning a value records it
+                function.returns.append(values)
+        elif kind is ast.Raise:
+            if function is not None and isinstance(statement.exc, ast.Call):
+                for argument in [*statement.exc.args, *(k.value for k in statement.exc.keywords)]:
+                    for literal, _ in _recorded(_unstarred(argument)):
+                        if literal is None or self.screen.code_re.match(literal):
+                            raise _Maybe
+        elif kind is ast.Import:
+            for alias in statement.names:
+                self.bound.add(alias.asname or alias.name.split(".")[0])
+                if alias.asname and self.screen.looks_like_registry(alias.name.rpartition(".")[2]):
+                    raise _Maybe  # `import pkg.codes as C`: `x in C` filters by a registry-like name
+        elif kind is ast.ImportFrom:
+            for alias in statement.names:
+                self.bound.add(alias.asname or alias.name)
+                if alias.asname and self.screen.looks_like_registry(alias.name):
+                    raise _Maybe
+        elif _TYPE_ALIAS and kind is _TYPE_ALIAS:
+            if module_level and self.screen.looks_like_registry(statement.name.id):
+                raise _Maybe
+        if self.is_hot(statement.lineno, statement.end_lineno):
+            self.search(statement, function)
+
+    def all_codes(self, function: _Function) -> None:
+        """Two or more returned values, every return a code or a constant: the returns are sites.
+
+        The extractor may drop literals this screen keeps (it records only word-like ones), so a
+        return passes when some of its values could be codes: a superset of what the extractor sees.
+        """
+        codes = [[value for value in returned if value[0] is None or self.screen.code_re.match(value[0])]
+                 for returned in function.returns]
+        if all(codes) and sum(map(len, codes)) >= 2:
+            raise _Maybe
+
+    # -- module level ------------------------------------------------------------------------
+
+    def module_assignment(self, targets: list[ast.expr], value: ast.expr) -> None:
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return
+        name = targets[0].id
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            if name.isupper():
+                self.constants.append((name, value.value))
+        elif self.screen.looks_like_registry(name) and _strings_collection(value):
+            raise _Maybe
+
+    def class_registry(self, node: ast.ClassDef) -> None:
+        name = node.name
+        if name.endswith(("Error", "Exception")) or not self.screen.looks_like_registry(name):
+            return
+        for statement in node.body:
+            targets = statement.targets if isinstance(statement, ast.Assign) else \
+                [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value is not None else []
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and not targets[0].id.startswith("_") \
+                    and (_string(statement.value) or isinstance(statement.value, ast.Call)):
+                raise _Maybe  # a string member, or maybe `auto()`
+
+    # -- expressions -------------------------------------------------------------------------
+
+    def search(self, root: ast.AST, function: Optional[_Function]) -> None:
+        """Every call, comparison and filter shape under `root` (one hot statement or header)."""
+        for node in ast.walk(root):
+            kind = type(node)
+            if kind is ast.Call:
+                if function is not None:
+                    self.call_site(node)
+                self.call_filter(node)
+            elif kind is ast.Compare:
+                if function is not None:
+                    self.test(node)
+            elif kind in _COMPREHENSIONS:
+                for generator in node.generators:
+                    for condition in generator.ifs:
+                        container = _membership(condition)
+                        if container is not None:
+                            self.filter_names(container, generator.iter)
+            elif kind is ast.BinOp and isinstance(node.op, ast.BitAnd):
+                self.filter_names(node.left, node.right)
+            elif kind is ast.Dict and function is not None:
+                for key, value in zip(node.keys, node.values):  # {"status": "FAILED"}
+                    if isinstance(key, ast.Constant) and key.value in self.shapes.keywords and _recorded(value):
+                        raise _Maybe
+
+    def call_site(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in self.shapes.methods and \
+                any(self.screen.receiver(name) for name in _target_names(func.value)):
+            method = func.attr
+            positional = [argument for argument in node.args if not isinstance(argument, ast.Starred)]
+            index = 1 if method == "insert" else 0
+            values: list[ast.expr] = []
+            if method in ("extend", "update"):
+                if positional and isinstance(positional[0], (ast.List, ast.Tuple, ast.Set)):
+                    values = [_unstarred(element) for element in positional[0].elts]
+            elif len(positional) > index:
+                values = [positional[index]]
+            if any(_recorded(value) for value in values):
+                raise _Maybe
+        for keyword in node.keywords:
+            if keyword.arg in self.shapes.keywords and _recorded(keyword.value):
+                raise _Maybe
+
+    def test(self, node: ast.Compare) -> None:
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In)):
+            return
+        left, right = node.left, node.comparators[0]
+        if _string(left):
+            left, right = right, left
+        if not isinstance(left, (ast.Name, ast.Attribute, ast.Subscript)):
+            return
+        if not any(self.screen.assign_target(name) for name in _target_names(left)):
+            return
+        elements = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
+        if elements and all(_string(element) for element in elements):
+            raise _Maybe
+
+    def match_test(self, node: ast.Match) -> None:
+        subject = node.subject
+        if not isinstance(subject, (ast.Name, ast.Attribute)):
+            return
+        if not any(self.screen.assign_target(name) for name in _target_names(subject)):
+            return
+        for case in node.cases:
+            if any(_string(part) for part in ast.walk(case.pattern)):
+                raise _Maybe
+
+    def call_filter(self, node: ast.Call) -> None:
+        """`filter(lambda r: r in ORDER, reasons)`, `filter(ORDER.__contains__, …)`, `a.intersection(b)`
+        (whatever the callee and argument kinds, to be safe)."""
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if len(arguments) == 2:
+            for predicate in arguments:
+                if isinstance(predicate, ast.Lambda):
+                    container = _membership(predicate.body)
+                    if container is not None:
+                        self.filter_names(container, *arguments)
+                elif isinstance(predicate, ast.Attribute) and predicate.attr == "__contains__":
+                    self.filter_names(predicate.value, *arguments)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "intersection" and arguments:
+            self.filter_names(func.value, *arguments)
+
+    def for_filter(self, node: ast.stmt) -> None:
+        """`for r in reasons: if r in ORDER: …` anywhere in the file."""
+        for statement in node.body:
+            if isinstance(statement, ast.If) and not statement.orelse:
+                container = _membership(statement.test)
+                if container is not None:
+                    self.filter_names(container, node.iter)
+
+    def filter_names(self, *sides: ast.expr) -> None:
+        """A filter is a fact when a side names a registry-like collection."""
+        for side in sides:
+            name = _collection_name(side)
+            if name is not None and self.screen.looks_like_registry(name):
+                raise _Maybe
+
+
+# -- ast mirrors of facts/sinks.py --------------------------------------------------------------
+
+def _string(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _unstarred(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Starred) else node
+
+
+def _recorded(node: ast.expr) -> list[tuple[Optional[str], bool]]:
+    """(literal, is_reference) for each value the expression can record, as `recorded_values` sees it."""
+    if isinstance(node, ast.IfExp):
+        return _recorded(node.body) + _recorded(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return [value for part in node.values for value in _recorded(part)]
+    if _string(node):
+        return [(node.value, False)]
+    if isinstance(node, ast.Name):
+        return [(None, True)] if is_constant_name(node.id) else []
+    if isinstance(node, ast.Attribute) and _dotted(node):
+        if node.attr in ("value", "name") and isinstance(node.value, ast.Attribute):
+            node = node.value
+        return [(None, True)] if is_constant_name(node.attr) else []
+    return []
+
+
+def _dotted(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _target_names(node: ast.expr) -> list[str]:
+    """Every name `target_name` could give for a receiver or target (`x["failures"]` gives the key
+    and, to be safe, the name of `x` too)."""
+    names = []
+    while True:
+        if isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.append(node.attr)
+        elif isinstance(node, ast.Subscript):
+            key = node.slice
+            if isinstance(key, ast.Tuple) and len(key.elts) == 1:  # LibCST reads `x["k",]` as one key
+                key = key.elts[0]
+            if _string(key) and key.value.isidentifier():
+                names.append(key.value)
+            node = node.value
+            continue
+        return names
+
+
+def _membership(test: ast.expr) -> Optional[ast.expr]:
+    """The container of `x in CONTAINER`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In):
+        return test.comparators[0]
+    return None
+
+
+def _collection_name(node: ast.expr) -> Optional[str]:
+    """The last part of the collection's name as `FilterFinder.collection_name` finds it, through
+    `wrapper(x)` and `x.view()` calls (any callee, to be safe)."""
+    while isinstance(node, ast.Call):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if isinstance(node.func, ast.Name) and arguments:
+            node = _unstarred(arguments[0])
+        elif isinstance(node.func, ast.Attribute) and not arguments:
+            node = node.func.value
+        else:
+            return None
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _strings_collection(node: ast.expr) -> bool:
+    """A literal collection of strings as `registries.collection_elements` reads one (or may)."""
+    if isinstance(node, ast.Call):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return len(arguments) == 1 and _strings_collection(_unstarred(arguments[0]))
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        elements = node.elts
+    elif isinstance(node, ast.Dict):
+        elements = node.keys  # a `**spread` key is None: not a string
+    elif isinstance(node, ast.Subscript):
+        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    else:
+        return False
+    return bool(elements) and all(element is not None and _string(element) for element in elements)
+
+
+def _normalized_names(text: str) -> bool:
+    """Whether a word may be an identifier that Python reads NFKC-normalised (`ｘerrors` is
+    `xerrors` to `ast`, `errors` segments to LibCST): the screen's names would not be LibCST's."""
+    return any(unicodedata.normalize("NFKC", word) != word for word in set(_NON_ASCII_WORD.findall(text)))
+
+
+# -- entry point ---------------------------------------------------------------------------------
+
+_SCREENS: dict[Settings, Screen] = {}
+
+
+def extract(data: bytes, path: str, module: str, is_package: bool, settings: Settings) -> FileFacts:
+    """Facts of one file's bytes, as `facts.extract.extract` gives them, LibCST only when needed.
+
+    Raises InputError for input problems, like the extractor.
+    """
+    text = decode(data)
+    tree = parse(text)
+    if tree is not None:
+        screen = _SCREENS.get(settings)
+        if screen is None:
+            screen = _SCREENS[settings] = Screen(settings)
+        facts = screen.facts(data, text, tree, path, module)
+        if facts is not None:
+            return facts
+    return extract_source(text, path, module, is_package, settings, tree)
+
+
+def parse(text: str) -> Optional[ast.Module]:
+    """The `ast` of the text, None when `ast` cannot parse it (LibCST decides then)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes warn on 3.12+; not ours to report
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None

@@ -1,0 +1,102 @@
+"""The fast paths change nothing a user sees: the same report with one job or two, with or without
+the cache, cold or warm; a warm run never loads LibCST; a handful of files or a run inside another
+pool's worker gets no process pool of its own."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+from conftest import REPO, failcode
+from corpus import stdlib_files
+from failcode import engine
+from failcode.engine import Options
+
+
+def _project(root: Path, stdlib_count: int) -> Path:
+    """A spread of the stdlib next to examples/ (whose findings the reports must agree on)."""
+    stdlib_root = Path(sysconfig.get_paths()["stdlib"])
+    for path in stdlib_files(limit=stdlib_count):
+        target = root / "std" / path.relative_to(stdlib_root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    shutil.copytree(REPO / "examples", root / "examples")
+    return root
+
+
+def test_report_is_the_same_for_one_or_two_jobs_cold_or_warm_cache(tmp_path):
+    root = _project(tmp_path / "proj", stdlib_count=200)
+    cache = str(tmp_path / "cache")
+    runs = {
+        "jobs 1, no cache": failcode("check", ".", "--format", "json", "--jobs", "1", cwd=root),
+        "jobs 2, no cache": failcode("check", ".", "--format", "json", "--jobs", "2", cwd=root),
+        "jobs 2, cold cache": failcode("check", ".", "--format", "json", "--jobs", "2", "--cache-dir", cache, cwd=root),
+        "jobs 1, warm cache": failcode("check", ".", "--format", "json", "--jobs", "1", "--cache-dir", cache, cwd=root),
+    }
+    reference = runs["jobs 1, no cache"]
+    document = json.loads(reference.stdout)
+    assert document["summary"]["files"] >= 200
+    assert any(f["path"].startswith("examples/harness/") for f in document["findings"])
+    for name, result in runs.items():
+        assert (result.returncode, result.stdout, result.stderr) == (
+            reference.returncode, reference.stdout, reference.stderr), name
+
+
+def test_text_report_is_the_same_warm_and_cold(tmp_path):
+    root = _project(tmp_path / "proj", stdlib_count=40)
+    cache = str(tmp_path / "cache")
+    cold = failcode("check", ".", "--cache-dir", cache, cwd=root)
+    warm = failcode("check", ".", "--cache-dir", cache, cwd=root)
+    assert cold.returncode == warm.returncode
+    assert (cold.stdout, cold.stderr) == (warm.stdout, warm.stderr)
+    assert "examples/harness/reducer.py:15:5: FC002" in warm.stdout
+
+
+def test_a_warm_run_never_loads_libcst(tmp_path):
+    root = _project(tmp_path / "proj", stdlib_count=10)
+    cache = str(tmp_path / "cache")
+    cold = failcode("check", ".", "--cache-dir", cache, cwd=root)  # fills the cache
+    script = textwrap.dedent(f"""
+        import sys
+        from failcode.cli import main
+        sys.argv = ["failcode", "check", ".", "--cache-dir", {cache!r}]
+        try:
+            main()
+        except SystemExit as exc:
+            print("exit", exc.code, file=sys.stderr)
+        print("libcst loaded:", "libcst" in sys.modules, file=sys.stderr)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=300)
+    assert f"exit {cold.returncode}" in result.stderr, result.stderr
+    assert "libcst loaded: False" in result.stderr
+
+
+def test_no_pool_for_a_few_files():
+    assert engine._jobs(Options(jobs=4), engine.POOL_MIN_FILES - 1) == 1
+    assert engine._jobs(Options(jobs=4), 100) == 4
+    assert engine._jobs(Options(jobs=1), 100) == 1
+    assert engine._jobs(Options(jobs=8), 10) == 8
+
+
+def test_no_pool_inside_another_pools_worker(tmp_path):
+    script = tmp_path / "nested.py"
+    script.write_text(textwrap.dedent("""
+        import multiprocessing
+        from failcode import engine
+
+        def jobs():
+            return engine._jobs(engine.Options(jobs=4), 100)
+
+        if __name__ == "__main__":
+            with multiprocessing.get_context("spawn").Pool(1) as pool:
+                print("in a worker:", pool.apply(jobs))
+            print("in the main process:", jobs())
+    """))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert "in a worker: 1" in result.stdout, result.stderr
+    assert "in the main process: 4" in result.stdout

@@ -1,0 +1,137 @@
+"""Positions computed statement by statement (facts/positions.py) are exactly PositionProvider's.
+
+Two checks on real source: the facts of every corpus file are identical whichever way positions
+are computed, and for a spread of nodes of every kind a fact can be (strings, names, calls,
+comparisons, try/except, loops, comprehensions, definitions) the statement-by-statement ranges
+equal PositionProvider's — without falling back to it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from corpus import examples, fixture_sources, stdlib
+from failcode.config import Settings
+from failcode.facts import extract as extraction
+from failcode.facts.positions import statement_positions
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+FACT_KINDS = (
+    cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Name, cst.Attribute, cst.Call,
+    cst.Comparison, cst.Try, cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler, cst.For, cst.Match,
+    cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.BinaryOperation, cst.Subscript,
+    cst.ClassDef, cst.FunctionDef, cst.If, cst.While, cst.With, cst.Lambda, cst.Integer,
+)
+
+TRICKY = {
+    "crlf": "def f(x):\r\n    if x == 'A_B':\r\n        return 'A_B'\r\n    return 'C_D'\r\n",
+    "lone_cr": "x = 1\rdef f():\r    failures.add('X_Y')\r",
+    "no_trailing_newline": "def f():\n    try:\n        g()\n    except Exception:\n        return 'E_F'",
+    "tabs_and_formfeed": "class A:\n\tdef f(self):\n\t\tif a:\n\t\t\tb = 'X_Y'\n\x0c\nx = 2\n",
+    "decorators": "@deco(\n    'A_B',\n)\n@other\ndef f(\n    a='X_Y',\n):\n    return a\n\n@(\n  lambda f: f)\nclass C:\n    X = 'Q_R'\n",
+    "elif_chain": "def f(s):\n    if s == 'a':\n        x = 'A_A'\n    elif s == 'b':\n        x = 'B_B'\n    elif (s\n          == 'c'):\n        x = 'C_C'\n    else:\n        x = 'D_D'\n    return x\n",
+    "semicolons_and_suites": "def f():\n    a = 'A_B'; b = 'C_D'; failures.add(a)\n    if a: status = 'E_F'; return 'G_H'\n    while b: b = None\n",
+    "comments_and_blank_lines": "# lead\n\n\ndef f():\n    # comment\n\n    x = 1  # trailing\n    # between\n\n    return 'A_B'\n# footer\n",
+    "continuations": "def f():\n    x = 'A' \\\n        'B'\n    y = ('C_D'\n         'E')\n    return x + \\\n        y\n",
+    "unicode": "def f():\n    café = 'ÉTAT_X'\n    naïve = {'clé': 'VALEUR_Y'}\n    return café, '日本_語'\n",
+    "async": "async def f():\n    async with a() as b:\n        async for c in b:\n            status = 'A_B'\n    return [d async for d in e if d in FAILURE_CODES]\n",
+    "match": "def f(status):\n    match status:\n        case 'A_B' | 'C_D':\n            return 'X_Y'\n        case {'k': v} if v == 'Q_R':\n            pass\n        case _:\n            pass\n",
+    "try_star_finally": "def f():\n    try:\n        g()\n    except* ValueError as e:\n        failures.add('A_B')\n    else:\n        pass\n    finally:\n        h()\n",
+    "nested": "class A:\n    class B:\n        def f(self):\n            def g():\n                return lambda: 'A_B'\n            return [x for x in ERRORS if x in REASONS]\n",
+    "walrus_fstring": "def f():\n    if (n := len(x)) > 1:\n        status = f'{n}_X'\n    return {**a, 'k': 'A_B'} & CODES\n",
+    "docstring_and_globals": '"""Doc."""\nfrom __future__ import annotations\nglobal_x = 1\n\ndef f():\n    global global_x\n    del a, b\n    assert x, "A_B"\n',
+    "only_comments": "# nothing here\n",
+    "empty_lines_with_spaces": "def f():\n    x = 1\n    \n        \n    return 'A_B'\n",
+}
+
+
+def _positions(module: cst.Module, nodes):
+    ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return {id(node): ranges[node] for node in nodes}
+
+
+def _spread(module: cst.Module, most: int) -> list[cst.CSTNode]:
+    """Up to `most` nodes of fact kinds, spread over the module in source order."""
+    found: list[cst.CSTNode] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, FACT_KINDS):
+                found.append(node)
+            return True
+
+    module.visit(Collect())
+    step = max(1, len(found) // most)
+    return found[::step]
+
+
+def _check_nodes(name: str, text: str, most: int) -> int:
+    module = cst.parse_module(text)
+    nodes = _spread(module, most)
+    fast = statement_positions(module, nodes, text)  # raises Unpositioned rather than fall back
+    slow = _positions(module, nodes)
+    wrong = [(type(node).__name__, slow[id(node)], fast.get(id(node))) for node in nodes
+             if fast.get(id(node)) != slow[id(node)]]
+    assert not wrong, f"{name}: {wrong[:5]}"
+    return len(nodes)
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_tricky_layouts_position_every_node_like_position_provider(name):
+    text = TRICKY[name]
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        pytest.skip(f"this Python cannot parse {name}")
+    assert _check_nodes(name, text, most=10_000) > 0 or name == "only_comments"
+
+
+def test_latin1_cookie_file_positions_match():
+    data = "# -*- coding: latin-1 -*-\ndef f():\n    x = 'CAF\xc9_X'\n    return x\n".encode("latin-1")
+    text = extraction.decode(data)
+    assert _check_nodes("latin-1", text, most=10_000) == 5  # def, f, x, the string, x
+
+
+def test_corpus_nodes_position_like_position_provider():
+    checked = 0
+    for name, data in examples() + fixture_sources() + stdlib(limit=30):
+        try:
+            text = extraction.decode(data)
+            ast.parse(text)
+            cst.parse_module(text)
+        except (extraction.InputError, SyntaxError, ValueError, cst.ParserSyntaxError):
+            continue
+        checked += _check_nodes(name, text, most=150)
+    assert checked > 2000
+
+
+def _facts_identical(corpus) -> int:
+    settings = Settings()
+    shapes, stages = extraction._tools(settings)
+    with_facts = 0
+    for name, data in corpus:
+        try:
+            text = extraction.decode(data)
+            module = extraction.parse(text)
+        except extraction.InputError:
+            continue
+        fast = extraction.Extractor(module, name, "m", False, settings, shapes, stages).run(text, None)
+        slow = extraction.Extractor(module, name, "m", False, settings, shapes, stages).run(None, None)
+        assert fast == slow, name
+        with_facts += bool(fast.sites or fast.tries or fast.tests or fast.registries or fast.filters)
+    return with_facts
+
+
+def test_corpus_facts_identical_with_either_way_of_positioning():
+    assert _facts_identical(examples() + fixture_sources() + stdlib(limit=120)) >= 20
+
+
+@pytest.mark.slow
+def test_whole_stdlib_facts_identical_with_either_way_of_positioning():
+    assert _facts_identical(stdlib()) >= 40

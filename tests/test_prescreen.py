@@ -1,0 +1,205 @@
+"""The pre-screen never hides a fact: a file it keeps from LibCST gets exactly the facts that full
+extraction gives it (module constants and noqa included), on a corpus of real source — examples/,
+the tests' fixture sources, the rule pages' examples, a spread of the stdlib, and the shapes below,
+one per way code becomes a fact. And it does skip ordinary code, or it would be worth nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+import pytest
+
+from corpus import examples, fixture_sources, stdlib
+from failcode import prescreen
+from failcode.config import Settings, Sinks
+from failcode.facts import extract as extraction
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+# Each source holds (at least) one fact, reached by a different path through the extractor.
+SHAPES = {
+    "call_site": "def f(run):\n    run.failures.add('PARSE_FAILED')\n",
+    "call_site_subscript_key": "def f(r):\n    r['failures'].append(\n        'PARSE_FAILED')\n",
+    "call_site_one_tuple_key": "def f(r):\n    r['failures',].append('PARSE_FAILED')\n",
+    "call_site_insert_and_extend": "def f():\n    errors.insert(0, CODE_X)\n    reasons.extend(['A_B', B.C_D])\n",
+    "call_site_ifexp_boolop": "def f(ok):\n    problems.add('A_B' if ok else x or 'C_D')\n",
+    "call_site_member_value": "def f():\n    failures.append(FailureCode.PARSE_FAILED.value)\n",
+    "keyword_site": "def f():\n    return Outcome(\n        status='PROVIDER_FAILED')\n",
+    "keyword_site_in_lambda": "def f():\n    g = lambda: Result(reason=REASON_X)\n",
+    "keyword_site_in_default": "def f():\n    def g(x=Result(verdict='REJECTED_X')):\n        pass\n",
+    "assign_site": "def f(self):\n    self.status = 'RUN_FAILED'\n",
+    "assign_site_annotated": "def f():\n    verdict: str = 'REJECT_ALL'\n",
+    "assign_site_subscript": "def f(result):\n    result['outcome'] = 'TIMED_OUT'\n",
+    "handler_return": "def f():\n    try:\n        g()\n    except ValueError:\n        return 'BAD_INPUT'\n",
+    "handler_return_nested_try": "def f():\n    try:\n        g()\n    except ValueError:\n        try:\n            h()\n        finally:\n            return 'BAD_INPUT'\n",
+    "all_code_returns": "def f(x):\n    if x:\n        return 'A_FAILED'\n    return ERRORS.B\n",
+    "all_code_returns_ifexp": "def f(x):\n    return 'A_FAILED' if x else 'B_FAILED'\n",
+    "raise_code": "def f():\n    raise ToolError(\n        code='TOOL_FAILED')\n",
+    "raise_constant": "def f():\n    raise OSError(errno.ENOENT, 'gone')\n",
+    "raise_starred": "def f():\n    raise ToolError(*CODES_X)\n",
+    "try_block": "def f():\n    try:\n        data = json.loads(s)\n    except Exception:\n        failures.add('PARSE_FAILED')\n",
+    "test_compare": "def f(run):\n    if run.status in ('A_B', 'C_D'):\n        pass\n",
+    "test_compare_swapped": "def f(verdict):\n    return 'ok' == verdict\n",
+    "test_compare_in_header": "def f(status):\n    while status != 'DONE_X':\n        pass\n",
+    "test_match": "def f(outcome):\n    match outcome:\n        case 'A_B':\n            pass\n",
+    "registry_list": "FAILURE_CODES = ['A_B', 'C_D']\n",
+    "registry_inside_if": "import sys\nif sys.version_info > (3,):\n    REASONS: tuple = ('A_B', 'C_D')\n",
+    "registry_frozenset": "ERRORS = frozenset({'A_B', 'C_D'})\n",
+    "registry_dict": "FAILURE_REASONS = {'A_B': 'a', 'C_D': 'c'}\n",
+    "registry_literal": "from typing import Literal\nFailureReason = Literal['bad_input', 'timed_out']\n",
+    "registry_enum": "import enum\nclass FailureCode(enum.Enum):\n    A_B = 'A_B'\n    C_D = enum.auto()\n",
+    "registry_plain_class": "class Reasons:\n    TIMEOUT = 'TIMED_OUT'\n",
+    "filter_comprehension": "def f(reasons):\n    return [r for r in reasons if r in ORDER_OF_FAILURES]\n",
+    "filter_module_level": "KEPT = {r for r in found if r in set(FAILURE_ORDER)}\n",
+    "filter_call": "def f(x):\n    return list(filter(lambda r: r in FAILURE_ORDER, x))\n",
+    "filter_contains": "def f(x):\n    return filter(FAILURE_ORDER.__contains__, x)\n",
+    "filter_intersection": "def f(x):\n    return set(x).intersection(ERROR_CODES)\n",
+    "filter_bitand": "def f(x):\n    return set(x) & set(FAILURE_CODES.keys())\n",
+    "filter_for_loop": "def f(x):\n    out = []\n    for r in x:\n        if r in FAILURE_CODES:\n            out.append(r)\n    return out\n",
+    "filter_through_import_alias": "from codes import FAILURE_CODES as KNOWN\ndef f(x):\n    return [r for r in x if r in KNOWN]\n",
+    "filter_through_module_alias": "import pkg.errors as E\ndef f(x):\n    return [r for r in x if r in E]\n",
+    "constant_shadowing_import": "from elsewhere import PARSE\nPARSE = 'PARSE_FAILED'\n",
+    "site_crlf": "def f():\r\n    x = 1\r\n    failures.add('A_B')\r\n",
+    "site_lone_cr": "def f():\r    x = 1\r    failures.add('A_B')\r",
+    "site_in_decorator": "def f():\n    @register(\n        status='A_B')\n    def g():\n        pass\n",
+    "site_in_with_header": "def f():\n    with ctx(reason='A_B'):\n        pass\n",
+    "site_in_except_type": "def f():\n    try:\n        pass\n    except pick(failure='A_B'):\n        pass\n",
+    "site_on_normalized_name": "def f():\n    \uff58errors.append('A_B')\n",  # fullwidth x: `xerrors` to ast
+    "site_in_nested_class_method": "class A:\n    class B:\n        def f(self):\n            self.errors.append('A_B')\n",
+}
+
+ORDINARY = '''\
+"""A module that records no failure codes."""
+import logging
+import os
+
+LOG = logging.getLogger(__name__)
+DEFAULT_NAME = "config.toml"  # a constant: kept, without LibCST
+__all__ = ["load"]
+
+
+class Loader:
+    retries = 3
+
+    def load(self, path):
+        try:
+            with open(path) as handle:
+                return handle.read()
+        except OSError as exc:
+            LOG.warning("cannot read %s: %s", path, exc)
+            raise ValueError(f"bad path {path}") from exc
+
+    def names(self, items):
+        return [item.name for item in items if item.name in self.known]
+
+
+def walk(top):  # noqa: C901
+    for root, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        yield from files
+'''
+
+
+def _screened(data: bytes, name: str, settings: Settings):
+    """(facts the screen gives without LibCST or None, full extraction's facts or its InputError)."""
+    try:
+        full = extraction.extract(data, name, "pkg.mod", False, settings)
+    except extraction.InputError as exc:
+        full = (exc.kind, exc.message)
+    try:
+        text = extraction.decode(data)
+    except extraction.InputError:
+        return None, full
+    tree = prescreen.parse(text)
+    skipped = None if tree is None else prescreen.Screen(settings).facts(data, text, tree, name, "pkg.mod")
+    return skipped, full
+
+
+def _check(corpus, settings: Settings) -> tuple[int, int, int]:
+    """Asserts the invariant on every file; returns (files, skipped, files with facts)."""
+    skipped_count = with_facts = 0
+    screen_missed = []
+    for name, data in corpus:
+        skipped, full = _screened(data, name, settings)
+        has_facts = not isinstance(full, tuple) and bool(
+            full.sites or full.tries or full.tests or full.registries or full.filters or full.constants)
+        with_facts += has_facts
+        if skipped is not None:
+            skipped_count += 1
+            if skipped != full:
+                screen_missed.append(name)
+        try:
+            through_screen = prescreen.extract(data, name, "pkg.mod", False, settings)
+        except extraction.InputError as exc:
+            through_screen = (exc.kind, exc.message)
+        assert through_screen == full, name
+    assert not screen_missed, f"the pre-screen skipped files whose facts differ: {screen_missed[:10]}"
+    return len(corpus), skipped_count, with_facts
+
+
+def test_screen_never_skips_a_fact_on_the_corpus():
+    ours = examples() + fixture_sources() + [(k, v.encode()) for k, v in SHAPES.items()]
+    _, _, with_facts = _check(ours, Settings())
+    assert with_facts >= 60  # the corpus exercises the invariant
+    files, skipped, _ = _check(stdlib(limit=160), Settings())
+    assert skipped >= files * 3 // 4  # and on ordinary code the screen is worth having
+
+
+@pytest.mark.slow
+def test_screen_never_skips_a_fact_on_the_whole_stdlib():
+    files, skipped, _ = _check(stdlib(), Settings())
+    assert skipped >= files * 3 // 4
+
+
+def test_screen_follows_the_configured_sinks_and_registries():
+    settings = Settings(
+        registry=("pkg/codes.py:ORDER",),
+        sinks=Sinks(receivers=("bad",), methods=("record",), keywords=("label",), names=("mark",)),
+    )
+    custom = {
+        "configured_registry": "ORDER = ['A_B', 'C_D']\n",
+        "configured_filter": "def f(x):\n    return [r for r in x if r in ORDER]\n",
+        "custom_receiver": "def f(run):\n    run.bad.record('A_B')\n",
+        "custom_keyword": "def f():\n    g(label='A_B')\n",
+        "custom_name": "def f():\n    run_mark = 'A_B'\n",
+    }
+    corpus = examples() + [(k, v.encode()) for k, v in {**SHAPES, **custom}.items()]
+    corpus.append(("failure_kind_name", b"def f():\n    error_kind = 'A_B'\n"))  # a fact only by the defaults
+    _check(corpus, settings)
+    screen = prescreen.Screen(settings)
+    for name, source in custom.items():
+        tree = ast.parse(source)
+        assert screen.facts(source.encode(), source, tree, name, "pkg.mod") is None, name
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_each_fact_shape_goes_to_libcst(name):
+    source = SHAPES[name]
+    skipped, _ = _screened(source.encode(), name, Settings())
+    assert skipped is None
+
+
+def test_ordinary_code_is_skipped_with_its_constants_and_noqa():
+    skipped, full = _screened(ORDINARY.encode(), "ordinary.py", Settings())
+    assert skipped is not None
+    assert [(c.qualname, c.value) for c in skipped.constants] == [("pkg.mod.DEFAULT_NAME", "config.toml")]
+    assert skipped.noqa == ((25, ("C901",)),)
+    assert skipped == full
+
+
+def test_file_noqa_of_a_skipped_file_is_kept():
+    source = "# failcode: noqa\nX = 1\n"
+    skipped, full = _screened(source.encode(), "quiet.py", Settings())
+    assert skipped is not None and skipped.file_noqa
+    assert skipped == full
+
+
+def test_what_ast_cannot_parse_goes_to_libcst_which_reports_it():
+    source = b"def f(:\n    pass\n"
+    skipped, full = _screened(source, "broken.py", Settings())
+    assert skipped is None
+    assert full[0] == "unparseable"
+    with pytest.raises(extraction.InputError):
+        prescreen.extract(source, "broken.py", "pkg.mod", False, Settings())

@@ -13,6 +13,20 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+# The findings examples/harness must produce, relative to examples/ (see examples/EXPECTED.md),
+# written from the contract's reporting positions.
+HARNESS_EXPECTED = [
+    ("harness/grader.py", "FC003", 16),
+    ("harness/receipts.py", "FC004", 20),
+    ("harness/receipts.py", "FC005", 5),
+    ("harness/receipts.py", "FC007", 13),
+    ("harness/reducer.py", "FC001", 13),
+    ("harness/reducer.py", "FC002", 15),
+    ("harness/reducer.py", "FC003", 20),
+    ("harness/runner.py", "FC006", 16),
+]
+
+
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="run slow tests (real packages, sweeps)")
 
@@ -35,13 +49,48 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def failcode(*args: str, cwd: Path, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+def failcode(*args: str, cwd: Path, input: str | None = None, env: dict | None = None,
+             preexec_fn=None) -> subprocess.CompletedProcess:
     """Run the real CLI in a subprocess (no cache unless the test asks for one)."""
     argv = [sys.executable, "-m", "failcode", *args]
     if args and args[0] == "check" and "--cache-dir" not in args and "--use-cache" not in args:
         argv.append("--no-cache")
     argv = [a for a in argv if a != "--use-cache"]
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, input=input, env=env, timeout=300)
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, input=input, env=env, timeout=300,
+                          preexec_fn=preexec_fn)
+
+
+def permissions_apply(tmp_path: Path):
+    """A `preexec_fn` under which file permissions bind the child even when the tests run as root
+    (root reads a mode-000 file): it drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from the
+    child's capability bounding set. None when not root; the test is skipped when that cannot work."""
+    import ctypes
+    import os
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    if not sys.platform.startswith("linux"):
+        pytest.skip("running as root and cannot drop the file-permission capabilities here")
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def drop() -> None:
+        for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+            if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+                raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+    probe = tmp_path / "permission-probe"
+    probe.write_text("x")
+    probe.chmod(0)
+    try:
+        reads = subprocess.run([sys.executable, "-c", f"open({str(probe)!r}).read()"], capture_output=True,
+                               preexec_fn=drop, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        reads = True
+    finally:
+        probe.unlink()
+    if reads:
+        pytest.skip("running as root and cannot drop the file-permission capabilities here")
+    return drop
 
 
 def findings_of(result: subprocess.CompletedProcess) -> list[tuple[str, str, int]]:

@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from conftest import HARNESS_EXPECTED, REPO, failcode, findings_of
 
-from conftest import failcode, findings_of
-
-REPO = Path(__file__).resolve().parent.parent
-
-# Written from the contract's reporting positions (see examples/EXPECTED.md).
-EXPECTED = [
-    ("examples/harness/grader.py", "FC003", 16),
-    ("examples/harness/receipts.py", "FC004", 20),
-    ("examples/harness/receipts.py", "FC005", 5),
-    ("examples/harness/receipts.py", "FC007", 13),
-    ("examples/harness/reducer.py", "FC001", 13),
-    ("examples/harness/reducer.py", "FC002", 15),
-    ("examples/harness/reducer.py", "FC003", 20),
-    ("examples/harness/runner.py", "FC006", 16),
-]
+EXPECTED = [(f"examples/{path}", rule, line) for path, rule, line in HARNESS_EXPECTED]
 
 
 def test_harness_fires_every_rule():

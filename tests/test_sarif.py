@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, failcode, write_tree
+from conftest import HARNESS_EXPECTED, REPO, failcode, write_tree
 
 from failcode import __version__, ruledocs
 from failcode.engine import Result
@@ -21,16 +21,7 @@ from failcode.report import sarif
 from failcode.sourcelines import SourceLines
 
 SCHEMA = json.loads((REPO.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
-EXPECTED = {  # examples/EXPECTED.md, relative to the dir holding harness/
-    ("harness/grader.py", "FC003", 16),
-    ("harness/receipts.py", "FC005", 5),
-    ("harness/receipts.py", "FC007", 13),
-    ("harness/receipts.py", "FC004", 20),
-    ("harness/reducer.py", "FC001", 13),
-    ("harness/reducer.py", "FC002", 15),
-    ("harness/reducer.py", "FC003", 20),
-    ("harness/runner.py", "FC006", 16),
-}
+EXPECTED = set(HARNESS_EXPECTED)
 RULE_CODES = ["FC001", "FC002", "FC003", "FC004", "FC005", "FC006", "FC007", "FC008"]
 
 

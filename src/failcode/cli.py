@@ -226,11 +226,9 @@ def sites(paths, output_format, config) -> None:
 @_config_option
 def registry(paths, output_format, config) -> None:
     """Registries found, their codes, and where they disagree."""
-    from failcode.project import disagreements
-
     _, result = _run(paths, config, Options(select=()))
     project = result.project
-    differs = {id(d.registry): d for d in disagreements(project)}
+    differs = {id(d.registry): d for d in project.disagreements}
     rows = []
     for reg in sorted(project.registries, key=lambda r: (r.path, r.pos.line)):
         found = differs.get(id(reg))

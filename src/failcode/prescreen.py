@@ -8,7 +8,8 @@ statements only: the expressions of a statement are searched only when one of it
 word that could name a sink or a registry (found by a byte scan of the file). Module-level string
 constants carry no position, so the screen records them itself rather than parse a file with
 LibCST for them alone. A file `ast` cannot parse (newer syntax, errors) always goes to LibCST,
-which decides and reports.
+which decides and reports; a file `ast` parses but LibCST would refuse (nesting deeper than LibCST's
+stack, facts/nesting.py) is refused only when it may hold a fact — otherwise it needs no LibCST.
 
 Kept conservative by tests/test_prescreen.py, which runs both on a large corpus: a screened-out
 file must get exactly the facts full extraction gives it.
@@ -130,7 +131,7 @@ class Screen:
         walk = _Walk(self, self.hot_lines(data))
         try:
             walk.block(tree.body, None, True, False)
-        except _Maybe:
+        except (_Maybe, RecursionError):  # too deep for the screen's walk: LibCST decides
             return None
         if walk.bound.intersection(name for name, _ in walk.constants):
             return None  # a constant that shadows an import is qualified by the import: let LibCST say

@@ -141,6 +141,11 @@ class Project:
         return short.isupper() and is_registry_name(short)
 
     @cached_property
+    def disagreements(self) -> list["Disagreement"]:
+        """Every registry that disagrees with its reference (computed once, read per file)."""
+        return _disagreements(self)
+
+    @cached_property
     def recorded(self) -> frozenset[str]:
         """Every code some checked file records."""
         return frozenset(code for code in (self.resolve(site).code for site in self.sites()) if code is not None)
@@ -209,7 +214,7 @@ def _connected(registries: list[Registry], code: re.Pattern) -> list[list[Regist
     return groups
 
 
-def disagreements(project: Project) -> list[Disagreement]:
+def _disagreements(project: Project) -> list[Disagreement]:
     """Every discovered registry that disagrees with the configured authority or with the union of
     the registries it shares codes with."""
     found = []

@@ -718,6 +718,8 @@ def parse(text: str) -> cst.Module:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise InputError("unparseable", _syntax_message(text, exc)) from None
+    except cst.CSTValidationError as exc:  # parsed, but not valid Python (`except:` before another handler)
+        raise InputError("unparseable", _python_syntax_error(text) or f"invalid syntax: {exc}") from None
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to parse") from None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from failcode.model import FileFacts, Finding
-from failcode.project import Project, disagreements
+from failcode.project import Project
 
 CODE = "FC005"
 NAME = "divergent-registries"
@@ -21,7 +21,7 @@ def listing(codes: Iterable[str], limit: int = 5) -> str:
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
-    for found in disagreements(project):
+    for found in project.disagreements:
         registry = found.registry
         if registry.path != facts.path:
             continue

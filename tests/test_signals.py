@@ -1,0 +1,115 @@
+"""Ctrl-C ends a run at once: exit 130, `failcode: interrupted`, no traceback, no worker left behind.
+
+A tree of a few hundred generated files keeps two workers busy for many seconds; SIGINT goes to the
+failcode process only (as `kill -INT` would; a terminal also signals the workers, which ignore it).
+Worker processes are found by scanning /proc for children of the failcode process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+FUNCTION = '''
+def step_{i}(failures, client):
+    try:
+        data = client.fetch_{i}()
+        result = compare_{i}(data)
+    except Exception:
+        failures.add("PROVIDER_FAILED")
+    return [x * {i} for x in range({i})]
+'''
+
+
+def _tree(root: Path, files: int = 200, functions: int = 30) -> Path:
+    tree = root / "tree"
+    tree.mkdir()
+    body = "".join(FUNCTION.format(i=i) for i in range(functions))
+    for n in range(files):
+        (tree / f"mod_{n:03d}.py").write_text(f"# generated module {n}\n{body}")
+    return tree
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start(tree: Path, jobs: str) -> subprocess.Popen:
+    argv = [sys.executable, "-m", "failcode", "check", str(tree), "--no-cache", "--jobs", jobs]
+    return subprocess.Popen(argv, cwd=tree.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _interrupt(process: subprocess.Popen) -> tuple[float, str, str]:
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    return time.monotonic() - started, out, err
+
+
+def test_ctrl_c_with_a_worker_pool(tmp_path):
+    tree = _tree(tmp_path)
+    process = _start(tree, "2")
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2 and process.poll() is None:
+        time.sleep(0.05)
+        workers = {pid for pid in _children(process.pid) if _running(pid)}
+    assert len(workers) >= 2, "the pool never started"
+    time.sleep(1.0)  # the workers are in the middle of files now
+    assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"
+
+    elapsed, out, err = _interrupt(process)
+
+    assert process.returncode == 130, (process.returncode, err[-2000:])
+    assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
+    assert "Traceback" not in err, err[-3000:]
+    assert err.strip().splitlines()[-1] == "failcode: interrupted"
+    time.sleep(0.5)
+    assert [pid for pid in workers if _running(pid)] == [], "orphaned workers"
+    assert [pid for pid in _children(process.pid) if _running(pid)] == []
+
+
+def test_ctrl_c_in_process(tmp_path):
+    """`--jobs 1` extracts in the main process, which must still take Ctrl-C."""
+    tree = _tree(tmp_path, files=60)
+    process = _start(tree, "1")
+    time.sleep(3.0)
+    assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"
+
+    elapsed, out, err = _interrupt(process)
+
+    assert process.returncode == 130, (process.returncode, err[-2000:])
+    assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
+    assert "Traceback" not in err, err[-3000:]
+    assert err.strip().splitlines()[-1] == "failcode: interrupted"

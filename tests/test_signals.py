@@ -102,7 +102,7 @@ def test_ctrl_c_with_a_worker_pool(tmp_path):
 
 def test_ctrl_c_in_process(tmp_path):
     """`--jobs 1` extracts in the main process, which must still take Ctrl-C."""
-    tree = _tree(tmp_path, files=60)
+    tree = _tree(tmp_path, files=150)
     process = _start(tree, "1")
     time.sleep(3.0)
     assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"

@@ -485,3 +485,16 @@ def test_fc002_comparing_plain_arguments_is_not_a_stage(project):
                 failures.append("PARSE_FAILED")
         '''})
     assert [f for f in project.findings() if f[1] == "FC002"] == []
+
+
+def test_fc002_answer_equality_helpers_are_compare(project):
+    project.write({"grade.py": '''
+        def grade(sample, failures):
+            try:
+                pred = extract_answer(sample.output)
+                if not math_equal(pred, sample.target):
+                    failures.append("ANSWER_WRONG")
+            except Exception:
+                failures.append("ANSWER_WRONG")
+        '''})
+    assert ("grade.py", "FC002", 2) in project.findings()

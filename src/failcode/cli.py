@@ -53,9 +53,6 @@ def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options,
         return settings, engine.run(list(paths) or [Path(".")], settings, options)
     except ConfigError as exc:
         _fail(str(exc))
-    except KeyboardInterrupt:
-        click.echo("failcode: interrupted", err=True)
-        sys.exit(130)
     except Exception as exc:  # a bug in failcode outside any one rule or file (a worker died): exit 4
         _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
     raise AssertionError("unreachable")
@@ -89,7 +86,19 @@ def _print_errors(result: Result) -> None:
         click.echo(line, err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """Ctrl-C anywhere in a command (finding files, the worker pool, judging, printing) ends it with
+    exit 130 and one line, as shells expect, instead of click's `Aborted!` and exit 1."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("failcode: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="failcode")
 def main() -> None:
     """failcode: find the places where a recorded failure code lies."""

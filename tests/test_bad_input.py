@@ -158,6 +158,13 @@ def test_syntax_error(root):
     _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "syntax error at 1:")
 
 
+def test_syntax_only_libcst_checks(root):
+    """`except:` before another handler parses, but LibCST's validation rejects it: input, not a bug."""
+    (root / "bad.py").write_text("def f(failures):\n    try:\n        pass\n    except:\n"
+                                 "        failures.add('A_FAILED')\n    except ValueError:\n        pass\n")
+    _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "except")
+
+
 def test_python2_print_statement(root):
     (root / "bad.py").write_text('print "hello"\n')
     _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "syntax error at 1:")
@@ -188,6 +195,15 @@ def test_deep_but_within_limits_is_checked(root):
     assert "deep.py:6:5: FC006 " in result.stdout
 
 
+def test_long_file_with_carriage_return_line_endings_is_checked(root):
+    """Python reads a lone CR as a line break: 5,000 short statements are not one deep expression."""
+    statements = "".join(f"x{n} = a.b.c + 1 - 2 * 3\r" for n in range(5_000))
+    (root / "mac.py").write_bytes((statements + FINDING_BODY.replace("\n", "\r")).encode())
+    result = _run(root, "mac.py", "good.py")
+    assert result.returncode == 1, result.stderr
+    assert "mac.py:5005:5: FC006 " in result.stdout
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
 def test_symlink_loop(root):
     os.symlink("loop_b.py", root / "loop_a.py")
@@ -212,6 +228,21 @@ def test_dangling_symlink(root):
     os.symlink("missing.py", root / "dangling.py")
     _input_error(_run(root, "dangling.py", "good.py"), "dangling.py", "unreadable", "No such file")
     _input_error(_run(root, "."), "dangling.py", "unreadable", "No such file")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_fifo_named_like_a_module(root):
+    """Opening a FIFO waits for a writer for ever: refused, not read (and not a hang)."""
+    os.mkfifo(root / "pipe.py")
+    _input_error(_run(root, "pipe.py", "good.py"), "pipe.py", "unreadable", "not a regular file")
+    _input_error(_run(root, "."), "pipe.py", "unreadable", "not a regular file")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "symlink"), reason="no /dev/zero")
+def test_link_to_an_endless_device(root):
+    """`x.py -> /dev/zero` would be read until memory runs out: refused."""
+    os.symlink("/dev/zero", root / "zero.py")
+    _input_error(_run(root, "."), "zero.py", "unreadable", "not a regular file")
 
 
 def test_directory_named_like_a_module(root):

@@ -176,3 +176,12 @@ def test_rules_and_explain(project):
 def test_version(project):
     result = project.run("--version")
     assert result.returncode == 0 and "failcode" in result.stdout
+
+
+def test_bare_except_before_another_handler_is_unparseable_even_without_codes(project):
+    """`ast` accepts it and the pre-screen must not wave it through: LibCST (and Python's compiler)
+    reject it, so the file could not be checked."""
+    project.write({"a.py": "def f():\n    try:\n        pass\n    except:\n        pass\n    except ValueError:\n        pass\n"})
+    result = project.run("check")
+    assert result.returncode == 3
+    assert "a.py: unparseable:" in result.stderr

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, failcode
+from test_real_packages import INPUT_KINDS
 from failcode import engine
 from failcode.config import Settings
 from failcode.facts.extract import InputError, extract
@@ -31,7 +32,6 @@ from failcode.facts.extract import InputError, extract
 EXAMPLES = int(os.environ.get("FAILCODE_FUZZ_EXAMPLES", "30"))
 # In-process checks raise the limit as the engine does; raised up front, Hypothesis need not warn.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), engine.RECURSION_LIMIT))
-INPUT_KINDS = {"unparseable", "undecodable", "unreadable"}
 EVERY_RULE = engine.Options(select=("ALL",), use_cache=False, jobs=1)
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))

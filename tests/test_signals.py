@@ -1,4 +1,5 @@
-"""Ctrl-C ends a run at once: exit 130, `failcode: interrupted`, no traceback, no worker left behind.
+"""Ctrl-C ends a run at once: exit 130, `failcode: interrupted`, no traceback, no worker left behind;
+a worker that dies ends it as failcode's own failure (exit 4).
 
 A tree of a few hundred generated files keeps two workers busy for many seconds; SIGINT goes to the
 failcode process only (as `kill -INT` would; a terminal also signals the workers, which ignore it).
@@ -66,6 +67,17 @@ def _start(tree: Path, jobs: str) -> subprocess.Popen:
     return subprocess.Popen(argv, cwd=tree.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _workers(process: subprocess.Popen) -> set[int]:
+    """The pool's worker processes, once both exist (a failure if they never do)."""
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2 and process.poll() is None:
+        time.sleep(0.05)
+        workers = {pid for pid in _children(process.pid) if _running(pid)}
+    assert len(workers) >= 2, "the pool never started"
+    return workers
+
+
 def _interrupt(process: subprocess.Popen) -> tuple[float, str, str]:
     started = time.monotonic()
     process.send_signal(signal.SIGINT)
@@ -80,12 +92,7 @@ def _interrupt(process: subprocess.Popen) -> tuple[float, str, str]:
 def test_ctrl_c_with_a_worker_pool(tmp_path):
     tree = _tree(tmp_path)
     process = _start(tree, "2")
-    deadline = time.monotonic() + 60
-    workers: set[int] = set()
-    while time.monotonic() < deadline and len(workers) < 2 and process.poll() is None:
-        time.sleep(0.05)
-        workers = {pid for pid in _children(process.pid) if _running(pid)}
-    assert len(workers) >= 2, "the pool never started"
+    workers = _workers(process)
     time.sleep(1.0)  # the workers are in the middle of files now
     assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"
 
@@ -113,3 +120,22 @@ def test_ctrl_c_in_process(tmp_path):
     assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
     assert "Traceback" not in err, err[-3000:]
     assert err.strip().splitlines()[-1] == "failcode: interrupted"
+
+
+def test_worker_killed_mid_run(tmp_path):
+    """A worker that dies (killed here; a crash in native code looks the same) is failcode's failure:
+    exit 4 with one line, never a traceback, never a partial report passed off as the result."""
+    tree = _tree(tmp_path)
+    process = _start(tree, "2")
+    workers = _workers(process)
+    time.sleep(1.0)
+    os.kill(min(workers), signal.SIGKILL)
+    out, err = process.communicate(timeout=60)
+
+    assert process.returncode == 4, (process.returncode, err[-2000:])
+    assert "Traceback" not in err, err[-3000:]
+    assert err.strip().splitlines() == [err.strip()]
+    assert err.startswith("failcode: error: internal error: ")
+    assert "files checked" not in out
+    time.sleep(0.5)
+    assert [pid for pid in workers if _running(pid)] == []

@@ -5,6 +5,8 @@ FC006 at `except`."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 # -- FC002 ---------------------------------------------------------------------------------------
@@ -498,3 +500,25 @@ def test_fc002_answer_equality_helpers_are_compare(project):
                 failures.append("ANSWER_WRONG")
         '''})
     assert ("grade.py", "FC002", 2) in project.findings()
+
+
+def test_missing_enum_member_in_a_handler_is_fc001_not_a_crash(project):
+    """Found by the grammar fuzzer: a handler recording `FailureCode.MISSING` crashed FC006."""
+    project.write({"step.py": '''
+        import json
+        from enum import Enum
+
+        class FailureCode(Enum):
+            PARSE_FAILED = "PARSE_FAILED"
+            READ_FAILED = "READ_FAILED"
+
+        def step(failures, raw):
+            try:
+                json.loads(raw)
+                failures.add("PARSE_FAILED")
+            except Exception:
+                report(code=FailureCode.COMPARE_FAILED)
+        '''})
+    result = project.run("check", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    assert [(f["rule"], f["line"]) for f in json.loads(result.stdout)["findings"]] == [("FC001", 13)]

@@ -17,6 +17,7 @@ from typing import Optional, Union
 
 from failcode import __version__
 from failcode.config import Settings
+from failcode.files import read_source
 from failcode.model import FileError, FileFacts
 
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by failcode.\n"
@@ -61,8 +62,7 @@ class Cache:
 
     def key(self, task) -> Optional[str]:
         try:
-            with open(task.path, "rb") as handle:
-                data = handle.read()
+            data = read_source(task.path)
         except OSError:
             return None
         digest = hashlib.sha256(data)

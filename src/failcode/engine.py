@@ -20,7 +20,7 @@ import pathspec
 
 from failcode import cache as cache_module
 from failcode.config import ConfigError, Settings, split_registry_entry
-from failcode.files import FileFinder, display_path, module_name
+from failcode.files import FileFinder, display_path, module_name, read_source
 from failcode.model import FileError, FileFacts, Finding, Registry
 from failcode.names import SegmentPattern
 from failcode.project import Patterns, Project
@@ -125,8 +125,7 @@ def _init_worker(settings: Settings) -> None:
 def extract_task(task: Task, settings: Optional[Settings] = None) -> Union[FileFacts, FileError]:
     settings = settings or _SETTINGS
     try:
-        with open(task.path, "rb") as handle:
-            data = handle.read()
+        data = read_source(task.path)
     except OSError as exc:
         return FileError(task.display, "unreadable", f"cannot read: {exc.strerror or exc}")
     return extract_data(task, data, settings)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
@@ -12,6 +14,20 @@ import pathspec
 from failcode.config import ConfigError, Settings
 
 SUFFIXES = (".py", ".pyi")
+
+
+def read_source(path: str) -> bytes:
+    """The bytes of a file to check. Only a regular file is read: opening a FIFO would wait for a
+    writer for ever and a device (`x.py -> /dev/zero`) never ends, so they raise OSError instead."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+    except OSError:
+        os.close(descriptor)
+        raise
+    with open(descriptor, "rb") as handle:
+        return handle.read()
 
 
 def _spec(patterns: Iterable[str]) -> pathspec.PathSpec:
@@ -108,7 +124,7 @@ class FileFinder:
     def _gitignore(self, directory: Path) -> list[tuple[Path, pathspec.PathSpec]]:
         path = directory / ".gitignore"
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = read_source(str(path)).decode("utf-8", errors="replace").splitlines()
         except OSError:
             return []
         return [(directory, _spec(lines))]

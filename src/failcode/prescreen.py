@@ -26,6 +26,7 @@ from typing import Iterable, Optional
 
 from failcode.config import Settings
 from failcode.facts.extract import decode, extract_source, suppressions
+from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.sinks import SinkShapes
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name, is_registry_name
@@ -187,6 +188,8 @@ class _Walk:
                             function)
                 self.block(statement.body, None, False, False)
             elif kind in _TRY:
+                if any(part.type is None for part in statement.handlers[:-1]):
+                    raise _Maybe  # `ast` accepts a bare except before another handler; LibCST reports it
                 self.block(statement.body, function, module_level, handler)
                 for part in statement.handlers:
                     self.header(part.lineno, part.body, [part.type], function)
@@ -513,6 +516,8 @@ def extract(data: bytes, path: str, module: str, is_package: bool, settings: Set
 
 def parse(text: str) -> Optional[ast.Module]:
     """The `ast` of the text, None when `ast` cannot parse it (LibCST decides then)."""
+    if AST_MAY_CRASH and too_deep(text) is not None:
+        return None  # the extractor refuses it as unparseable, saying why
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes warn on 3.12+; not ours to report

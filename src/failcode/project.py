@@ -155,7 +155,9 @@ class Project:
         found = []
         for site in facts.sites:
             if site.handler == handler.id and site.kind != "raise" and self.is_code(site):
-                found.append((site, self.resolve(site).code))
+                code = self.resolve(site).code
+                if code is not None:  # `FailureCode.MISSING` is FC001's to report
+                    found.append((site, code))
         return found
 
 

@@ -21,7 +21,7 @@ from failcode.config import Settings
 from failcode.facts import registries
 from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
-from failcode.facts.nesting import too_deep
+from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
 from failcode.facts.sinks import SinkShapes, recorded_values, string_value, target_name, target_text
 from failcode.facts.stages import StageClassifier, is_trivial
@@ -713,7 +713,7 @@ def parse(text: str) -> cst.Module:
         raise InputError("unparseable", "source contains a NUL byte")
     deep = too_deep(text)  # LibCST's parser would crash the process here, not raise
     if deep is not None:  # an unclosed bracket also looks deep: Python's syntax error says which
-        raise InputError("unparseable", _python_syntax_error(text) or deep)
+        raise InputError("unparseable", (None if AST_MAY_CRASH else _python_syntax_error(text)) or deep)
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:

@@ -19,6 +19,9 @@ import sys
 from typing import Optional
 
 MAX_BRACKETS = 200  # Python's own limit ("too many nested parentheses")
+# Before 3.11, `ast.parse` itself can crash on long chains (`1+1+…`, 100,000 terms); from 3.11 on it
+# raises RecursionError. Where it can crash, only text this scan accepts may be given to it.
+AST_MAY_CRASH = sys.version_info < (3, 11)
 
 # Native stack LibCST's parser needs per nesting level, in 512-byte units. Measured with an 8 MB
 # stack: 1,150-1,300 nested brackets, 3,375 lambdas, 4,125 conditional expressions, 4,875 `**`,
@@ -51,21 +54,22 @@ _level(13, 4, "**")
 _level(14, 4, "await")
 _level(15, 3, ".", "(", "[", "{")  # attribute, call, subscript, and a bracketed atom
 
+_TEMPLATE_PREFIXES = frozenset(("f", "rf", "fr", "t", "rt", "tr"))
 _TOKEN = re.compile(
     r"""
     [ \t]*
     (?: (?P<string>[^\W\d]\w*)?
         (?:'''(?:[^'\\]|\\.|'(?!''))*'''
           | \"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
-          | '(?:[^'\\\n]|\\.)*'
-          | "(?:[^"\\\n]|\\.)*")
+          | '(?:[^'\\\r\n]|\\.)*'
+          | "(?:[^"\\\r\n]|\\.)*")
       | (?P<op>[^\W\d]\w*|\*\*|//|<<|>>|==|!=|<>|<=|>=|[-+*/%@&|^~<>.:](?!=))
       | \.?\d[\w.]*(?:(?<=[eE])[-+]\w+)?
-      | \#[^\n]*
-      | \\\r?\n
+      | \#[^\r\n]*
+      | \\(?:\r\n?|\n)
       | (?P<open>[(\[{])
       | (?P<close>[)\]}])
-      | (?P<reset>[,;\n]|(?:\*\*|//|>>|<<|[-+*/%@&|^:])?=)
+      | (?P<reset>[,;\r\n]|(?:\*\*|//|>>|<<|[-+*/%@&|^:])?=)
     )
     """,
     re.VERBOSE | re.DOTALL,
@@ -111,7 +115,7 @@ def _scan(text: str, outer: int) -> Optional[tuple[str, str, int]]:
             continue
         token = match.group(kind)
         if kind == "string":  # a prefixed string: an f-string's fields nest inside this point
-            if "f" in token.lower() or "t" in token.lower():
+            if token.lower() in _TEMPLATE_PREFIXES:
                 body = match.group()[match.end(kind) - match.start():]
                 quotes = 3 if body[:3] in ("'''", '"""') else 1
                 inner = _scan(body[quotes:-quotes], total)
@@ -147,7 +151,7 @@ def _scan(text: str, outer: int) -> Optional[tuple[str, str, int]]:
             if saved:
                 outer, chain, in_lambda = saved.pop()
                 total = outer + sum(units for _, units in chain)
-        elif token == "\n":
+        elif token in "\r\n":
             if not saved:  # a new statement
                 chain, total, in_lambda = [], outer, False
         elif not in_lambda:  # `,` `;` `=` end a chain

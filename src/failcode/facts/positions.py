@@ -100,7 +100,12 @@ def statement_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source
         try:
             # an `elif` renders as `if` unless its parent `if` says otherwise
             statement._codegen(state, **({"is_elif": True} if id(statement) in elifs else {}))
-        except Exception:  # noqa: BLE001 - _Complete, or what unwinding a stopped rendering raises
+        except Exception as exc:  # noqa: BLE001 - _Complete, or what unwinding a stopped rendering raises
+            interrupt = exc.__context__  # _Complete raised by a `finally` that Ctrl-C was unwinding
+            while interrupt is not None and not isinstance(interrupt, KeyboardInterrupt):
+                interrupt = interrupt.__context__
+            if interrupt is not None:
+                raise interrupt
             if ranges.waiting or state.anchor_line is None:
                 raise
         if ranges.waiting or state.anchor_line is None:

@@ -27,6 +27,18 @@ HARNESS_EXPECTED = [
 ]
 
 
+# A module with one known finding, FC006 at line 5 (the `except` keyword), for tests that need a
+# file that is certainly checked beside the input under test.
+GOOD = """
+def run(failures, client):
+    try:
+        client.prepare()
+        client.call()
+    except Exception:
+        failures.add("PROVIDER_FAILED")
+"""
+
+
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="run slow tests (real packages, sweeps)")
 

@@ -16,20 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import failcode, permissions_apply, write_tree
+from conftest import GOOD, failcode, permissions_apply, write_tree
 from failcode import engine
 from failcode.config import Settings
 from failcode.files import FileFinder
 from failcode.model import FileError, FileFacts
 
-GOOD = """
-def run(failures, client):
-    try:
-        client.prepare()
-        client.call()
-    except Exception:
-        failures.add("PROVIDER_FAILED")
-"""
 GOOD_FINDING = "good.py:5:5: FC006 "
 
 # A file's own FC006, to prove a file that looks odd (BOM, cookie, size) was really checked.

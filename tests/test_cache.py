@@ -15,24 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import failcode, findings_of, permissions_apply, write_tree
+from conftest import GOOD, failcode, findings_of, permissions_apply, write_tree
 
-GOOD = """
-def run(failures, client):
-    try:
-        client.prepare()
-        client.call()
-    except Exception:
-        failures.add("PROVIDER_FAILED")
-"""
-LOWER = """
-def run(failures, client):
-    try:
-        client.prepare()
-        client.call()
-    except Exception:
-        failures.add("provider_failed")
-"""
+LOWER = GOOD.replace("PROVIDER_FAILED", "provider_failed")
 TAG_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
 
 

@@ -15,23 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import failcode, findings_of, write_tree
+from conftest import GOOD, failcode, findings_of, write_tree
 
 SIDE_EFFECT = "open({marker!r}, 'w').write('imported')\n"
 PLANTED = ["evil.py", "conftest.py", "setup.py", "pkg/__init__.py", "pkg/__main__.py", "codes.py",
            "click.py", "json.py", "libcst.py", "pathspec.py", "tomllib.py", "sitecustomize.py"]
-RECORDER = """
-import json
-
-
-def run(failures, client):
-    try:
-        client.prepare()
-        client.call()
-    except Exception:
-        failures.add("PROVIDER_FAILED")
-    failures.add("NOT_REGISTERED")
-"""
+RECORDER = "import json\n\n" + GOOD + '    failures.add("NOT_REGISTERED")\n'
 
 
 @pytest.fixture

@@ -522,3 +522,20 @@ def test_missing_enum_member_in_a_handler_is_fc001_not_a_crash(project):
     result = project.run("check", "--format", "json")
     assert result.returncode == 1, result.stderr
     assert [(f["rule"], f["line"]) for f in json.loads(result.stdout)["findings"]] == [("FC001", 13)]
+
+
+def test_fc003_recording_in_an_earlier_branch_is_not_the_tried_outcome(project):
+    """inspect-ai: an `if` arm before the try records the same error value; the try's own outcome
+    is something else, so the handler's value is not a fallback for it."""
+    project.write({"blocks.py": '''
+        def block(content, cleared):
+            if cleared:
+                result = ErrorParam(error_code="unavailable")
+            else:
+                try:
+                    result = adapter.validate_json(content)
+                except ValidationError:
+                    result = ErrorParam(error_code="unavailable")
+            return result
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == []

@@ -32,9 +32,10 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue  # an empty string is a default, not an outcome
         if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:
             continue  # one plain string returned on every path is a default; verdicts come in kinds
-        lines = genuine.get((site.function, site.kind, site.dest, value, site.extra), [])
-        if site.kind == "assign":  # `reason = "X"` before the try is the default the handler keeps
-            lines = [line for line in lines if line > try_line.get(site.handler, 0)]
+        # Only the try body and what follows the try are the outcome the handler stands in for; a
+        # recording before the try is a default (`reason = "X"`) or a different, earlier check.
+        lines = [line for line in genuine.get((site.function, site.kind, site.dest, value, site.extra), [])
+                 if line > try_line.get(site.handler, 0)]
         if lines:
             line = lines[0]
             yield Finding(

@@ -27,7 +27,8 @@ from conftest import REPO, failcode
 from test_real_packages import INPUT_KINDS
 from failcode import engine
 from failcode.config import Settings
-from failcode.facts.extract import InputError, extract
+from failcode.facts.extract import extract
+from failcode.facts.source import InputError
 
 EXAMPLES = int(os.environ.get("FAILCODE_FUZZ_EXAMPLES", "30"))
 # In-process checks raise the limit as the engine does; raised up front, Hypothesis need not warn.

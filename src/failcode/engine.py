@@ -134,7 +134,7 @@ def extract_task(task: Task, settings: Optional[Settings] = None) -> Union[FileF
 def extract_data(task: Task, data: bytes, settings: Settings) -> Union[FileFacts, FileError]:
     """Facts of `data` as the text of `task` (read from disk, or given on stdin / by an editor)."""
     # imported here: a run that the cache answers never loads LibCST
-    from failcode.facts.extract import InputError
+    from failcode.facts.source import InputError
     from failcode.prescreen import extract
 
     try:

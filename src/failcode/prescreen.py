@@ -25,9 +25,9 @@ from itertools import accumulate
 from typing import Iterable, Optional
 
 from failcode.config import Settings
-from failcode.facts.extract import decode, extract_source, suppressions
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
-from failcode.facts.sinks import SinkShapes
+from failcode.facts.shapes import SinkShapes
+from failcode.facts.source import decode, suppressions
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name, is_registry_name
 
@@ -511,6 +511,8 @@ def extract(data: bytes, path: str, module: str, is_package: bool, settings: Set
         facts = screen.facts(data, text, tree, path, module)
         if facts is not None:
             return facts
+    from failcode.facts.extract import extract_source  # LibCST loads only for a file that needs it
+
     return extract_source(text, path, module, is_package, settings, tree)
 
 

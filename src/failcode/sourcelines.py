@@ -6,10 +6,10 @@ finding in it is shown or fingerprinted. Text given on stdin exists nowhere on d
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from typing import Mapping, Optional
+
+from failcode.facts.source import encoding_of
 
 # LibCST counts lines at \n, \r\n and \r only (str.splitlines would also split at \f, \x1c, \u2028…)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -18,7 +18,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 def decode(data: bytes) -> str:
     """Source bytes as text, honouring a coding cookie or BOM as the parser does."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = encoding_of(data)
     except SyntaxError:  # an unknown cookie: such a file was reported unparseable, show what we can
         encoding = "utf-8"
     return data.decode(encoding, errors="replace")

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import io
 import re
-import tokenize
-import warnings
 from typing import Callable, Optional
 
 import libcst as cst
@@ -23,7 +20,9 @@ from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
-from failcode.facts.sinks import SinkShapes, recorded_values, string_value, target_name, target_text
+from failcode.facts.shapes import SinkShapes
+from failcode.facts.sinks import recorded_values, string_value, target_name, target_text
+from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import (
     Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
@@ -39,8 +38,6 @@ _SKIP_FIELDS = frozenset(
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
-_NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
 _NOWHERE = Pos(0, 0, 0, 0)
 
@@ -643,31 +640,6 @@ def _code(module: cst.Module, args: list[cst.Arg]) -> str:
                     for arg in args)
 
 
-def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], bool]:
-    """`# noqa` comments by line, and whether the file carries `# failcode: noqa`."""
-    found = []
-    if "noqa" not in source.lower():
-        return (), False
-    for number, line in enumerate(source.splitlines(), 1):
-        if "noqa" not in line.lower():
-            continue
-        match = _NOQA.search(line)
-        if match is None:
-            continue
-        codes = match.group("codes")
-        found.append((number, tuple(c.upper() for c in re.split(r"[\s,]+", codes) if c) if codes else ()))
-    return tuple(found), bool(_FILE_NOQA.search(source))
-
-
-class InputError(Exception):
-    """A file failcode cannot check: unreadable, undecodable or unparseable (exit status 3)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-
-
 _TOOLS: dict[Settings, tuple[SinkShapes, StageClassifier]] = {}
 
 
@@ -678,33 +650,10 @@ def _tools(settings: Settings) -> tuple[SinkShapes, StageClassifier]:
     return tools
 
 
-def decode(data: bytes) -> str:
-    """Source text, honouring a BOM or PEP 263 cookie; InputError when it cannot be decoded."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
-        raise InputError("undecodable", f"cannot decode: {exc}") from None
-
-
-def _python_syntax_error(text: str) -> Optional[str]:
-    """Python's own wording and position of the syntax error in `text`, None when it finds none."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes warn on 3.12+; not ours to report
-            ast.parse(text)
-    except SyntaxError as error:
-        if error.lineno:
-            return f"syntax error at {error.lineno}:{error.offset or 1}: {error.msg}"
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    return None
-
-
 def _syntax_message(text: str, exc: cst.ParserSyntaxError) -> str:
     """Python's own wording and position where it has one (LibCST's native parser often reports
     the end of the input); LibCST's message for syntax only LibCST rejects."""
-    return _python_syntax_error(text) or \
+    return python_syntax_error(text) or \
         f"syntax error at {exc.editor_line}:{exc.editor_column + 1}: {exc.message}"
 
 
@@ -713,13 +662,13 @@ def parse(text: str) -> cst.Module:
         raise InputError("unparseable", "source contains a NUL byte")
     deep = too_deep(text)  # LibCST's parser would crash the process here, not raise
     if deep is not None:  # an unclosed bracket also looks deep: Python's syntax error says which
-        raise InputError("unparseable", (None if AST_MAY_CRASH else _python_syntax_error(text)) or deep)
+        raise InputError("unparseable", (None if AST_MAY_CRASH else python_syntax_error(text)) or deep)
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise InputError("unparseable", _syntax_message(text, exc)) from None
     except cst.CSTValidationError as exc:  # parsed, but not valid Python (`except:` before another handler)
-        raise InputError("unparseable", _python_syntax_error(text) or f"invalid syntax: {exc}") from None
+        raise InputError("unparseable", python_syntax_error(text) or f"invalid syntax: {exc}") from None
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to parse") from None
 

@@ -1,0 +1,71 @@
+"""Source text and its problems, before any parse: decoding, `# noqa` comments, InputError.
+
+No LibCST here: the pre-screen and the engine need these for files LibCST never sees.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+import warnings
+from typing import Optional
+
+_NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+class InputError(Exception):
+    """A file failcode cannot check: unreadable, undecodable or unparseable (exit status 3)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def encoding_of(data: bytes) -> str:
+    """The encoding Python would read `data` with (BOM or PEP 263 cookie, else UTF-8).
+
+    Raises SyntaxError for an unknown or contradictory cookie, as `tokenize` does."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return encoding
+
+
+def decode(data: bytes) -> str:
+    """Source text, honouring a BOM or PEP 263 cookie; InputError when it cannot be decoded."""
+    try:
+        return data.decode(encoding_of(data))
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        raise InputError("undecodable", f"cannot decode: {exc}") from None
+
+
+def python_syntax_error(text: str) -> Optional[str]:
+    """Python's own wording and position of the syntax error in `text`, None when it finds none."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes warn on 3.12+; not ours to report
+            ast.parse(text)
+    except SyntaxError as error:
+        if error.lineno:
+            return f"syntax error at {error.lineno}:{error.offset or 1}: {error.msg}"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return None
+
+
+def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], bool]:
+    """`# noqa` comments by line, and whether the file carries `# failcode: noqa`."""
+    found = []
+    if "noqa" not in source.lower():
+        return (), False
+    for number, line in enumerate(source.splitlines(), 1):
+        if "noqa" not in line.lower():
+            continue
+        match = _NOQA.search(line)
+        if match is None:
+            continue
+        codes = match.group("codes")
+        found.append((number, tuple(c.upper() for c in re.split(r"[\s,]+", codes) if c) if codes else ()))
+    return tuple(found), bool(_FILE_NOQA.search(source))

@@ -539,3 +539,19 @@ def test_fc003_recording_in_an_earlier_branch_is_not_the_tried_outcome(project):
             return result
         '''})
     assert [f for f in project.findings() if f[1] == "FC003"] == []
+
+
+def test_fc002_field_taken_from_a_call_result_is_compared(project):
+    project.write({"loop.py": '''
+        import json
+
+        def run_sample(client, sample, reasons):
+            try:
+                reply = client.chat(sample.prompt)
+                answer = json.loads(reply.text)["answer"]
+                if answer != sample.target:
+                    reasons.append("WRONG_ANSWER")
+            except Exception:
+                reasons.append("SAMPLE_FAILED")
+        '''})
+    assert ("loop.py", "FC002", 4) in project.findings()

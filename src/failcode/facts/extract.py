@@ -457,7 +457,10 @@ class Extractor:
                 self._module_assignment(targets[0].value, targets[0], value)
             return
         if self.collectors:
-            called = _called_name(value, self.imports)
+            source = value
+            while isinstance(source, (cst.Subscript, cst.Attribute)):
+                source = source.value  # answer = json.loads(text)["answer"] is data from a call too
+            called = _called_name(source, self.imports)
             if called is not None and not is_trivial(called):
                 for target in targets:
                     if isinstance(target, cst.Name):

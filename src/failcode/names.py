@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Optional
 
 _CAMEL_1 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _CAMEL_2 = re.compile(r"([a-z0-9])([A-Z])")
@@ -36,7 +37,11 @@ class SegmentPattern:
         self._regex = re.compile(pattern, re.IGNORECASE)
 
     def matches(self, name: str) -> bool:
-        return any(self._regex.fullmatch(run) for run in runs(name))
+        return self.search(name) is not None
+
+    def search(self, name: str) -> Optional[str]:
+        """The first run of whole segments the pattern matches (`provider` in PROVIDER_FAILED)."""
+        return next((run for run in runs(name) if self._regex.fullmatch(run)), None)
 
     def __repr__(self) -> str:
         return f"SegmentPattern({self.pattern!r})"

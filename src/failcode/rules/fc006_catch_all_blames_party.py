@@ -28,13 +28,15 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
             if not _catch_all(handler) or handler.reraises or handler.narrows:
                 continue
             for site, code in project.handler_codes(facts, handler):
-                if patterns.blame.matches(code) and not patterns.internal.matches(code):
+                party = patterns.blame.search(code)
+                if party is not None and not patterns.internal.matches(code):
                     caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
                     yield Finding(
                         facts.path, handler.pos, CODE,
-                        f"{caught} records {code} (line {site.pos.line}), blaming an outside party for "
-                        f"every error in the try body at line {try_block.pos.line}, our own bugs "
-                        f"included — catch the party's own exceptions or record an internal code",
+                        f"{caught} records {code} (line {site.pos.line}), blaming the {party.replace('_', ' ')} "
+                        f"(blame-pattern) for every error in the try body at line {try_block.pos.line}, "
+                        f"our own bugs included — catch the {party.replace('_', ' ')}'s own exceptions "
+                        f"or record an internal code",
                         code,
                     )
                     break

@@ -561,4 +561,5 @@ def test_fc006_message_names_the_blamed_party(project):
     project.write({"a.py": "def run(c, failures):\n    try:\n        a = prep()\n        c.call(a)\n"
                            "    except Exception:\n        failures.append('RATE_LIMITED')\n"})
     line = project.run("check").stdout.splitlines()[0]
-    assert line.startswith("a.py:5:5: FC006 except Exception records RATE_LIMITED (line 6), blaming the rate limited")
+    assert line.startswith("a.py:5:5: FC006 except Exception records RATE_LIMITED (line 6), which blames an "
+                           "outside party (`rate_limited`, blame-pattern)")

@@ -33,9 +33,9 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
                     caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
                     yield Finding(
                         facts.path, handler.pos, CODE,
-                        f"{caught} records {code} (line {site.pos.line}), blaming the {party.replace('_', ' ')} "
-                        f"(blame-pattern) for every error in the try body at line {try_block.pos.line}, "
-                        f"our own bugs included — catch the {party.replace('_', ' ')}'s own exceptions "
+                        f"{caught} records {code} (line {site.pos.line}), which blames an outside party "
+                        f"(`{party}`, blame-pattern) for every error in the try body at line "
+                        f"{try_block.pos.line}, our own bugs included — catch that party's own exceptions "
                         f"or record an internal code",
                         code,
                     )

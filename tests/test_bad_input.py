@@ -100,12 +100,7 @@ def test_large_module_of_data_is_checked(root):
         lines.append(block)
         size += len(block) + 1
         index += 1
-    source = "\n".join(lines) + "\n\n\n" + FINDING_BODY
-    (root / "big.py").write_text(source)
-    except_line = source.splitlines().index("    except Exception:") + 1
-    result = _run(root, "big.py", "good.py")
-    assert result.returncode == 1, result.stderr
-    assert f"big.py:{except_line}:5: FC006 " in result.stdout
+    _assert_checked_after(root, "big.py", lines)
 
 
 @pytest.mark.slow
@@ -120,12 +115,17 @@ def test_large_generated_table_is_checked(root):
         lines.append(line)
         size += len(line) + 1
         index += 1
+    _assert_checked_after(root, "table.py", lines)
+
+
+def _assert_checked_after(root: Path, name: str, lines: list[str]) -> None:
+    """`lines` of generated code, then the known finding: its FC006 is reported at its own line."""
     source = "\n".join(lines) + "\n\n\n" + FINDING_BODY
-    (root / "table.py").write_text(source)
+    (root / name).write_text(source)
     except_line = source.splitlines().index("    except Exception:") + 1
-    result = _run(root, "table.py", "good.py")
+    result = _run(root, name, "good.py")
     assert result.returncode == 1, result.stderr
-    assert f"table.py:{except_line}:5: FC006 " in result.stdout
+    assert f"{name}:{except_line}:5: FC006 " in result.stdout
 
 
 # -- input that cannot be checked: exit 3, one line, the rest still checked ----------------------------

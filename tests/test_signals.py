@@ -89,6 +89,15 @@ def _interrupt(process: subprocess.Popen) -> tuple[float, str, str]:
     return time.monotonic() - started, out, err
 
 
+def _assert_interrupted(process: subprocess.Popen) -> None:
+    """SIGINT ends the run promptly: exit 130, `failcode: interrupted`, no traceback."""
+    elapsed, out, err = _interrupt(process)
+    assert process.returncode == 130, (process.returncode, err[-2000:])
+    assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
+    assert "Traceback" not in err, err[-3000:]
+    assert err.strip().splitlines()[-1] == "failcode: interrupted"
+
+
 def test_ctrl_c_with_a_worker_pool(tmp_path):
     tree = _tree(tmp_path)
     process = _start(tree, "2")
@@ -96,12 +105,7 @@ def test_ctrl_c_with_a_worker_pool(tmp_path):
     time.sleep(1.0)  # the workers are in the middle of files now
     assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"
 
-    elapsed, out, err = _interrupt(process)
-
-    assert process.returncode == 130, (process.returncode, err[-2000:])
-    assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
-    assert "Traceback" not in err, err[-3000:]
-    assert err.strip().splitlines()[-1] == "failcode: interrupted"
+    _assert_interrupted(process)
     time.sleep(0.5)
     assert [pid for pid in workers if _running(pid)] == [], "orphaned workers"
     assert [pid for pid in _children(process.pid) if _running(pid)] == []
@@ -114,12 +118,7 @@ def test_ctrl_c_in_process(tmp_path):
     time.sleep(3.0)
     assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"
 
-    elapsed, out, err = _interrupt(process)
-
-    assert process.returncode == 130, (process.returncode, err[-2000:])
-    assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
-    assert "Traceback" not in err, err[-3000:]
-    assert err.strip().splitlines()[-1] == "failcode: interrupted"
+    _assert_interrupted(process)
 
 
 def test_worker_killed_mid_run(tmp_path):

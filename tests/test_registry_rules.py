@@ -316,3 +316,13 @@ def test_module_names_anchor_at_the_package_root(project):
             ''',
     })
     assert project.findings() == [("vendor/tree/pkg/run.py", "FC001", 7)]
+
+
+def test_dict_display_other_keys_are_not_sinks(project):
+    project.write({"codes.py": CODES, "app.py": '''
+        def run(ok):
+            if ok:
+                return {"status": "PARSE_FAILED"}
+            return {"detail": "PARSE_FIALED", "label": "COMPARE_FIALED"}
+        '''})
+    assert project.findings() == []

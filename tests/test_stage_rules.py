@@ -563,3 +563,15 @@ def test_fc006_message_names_the_blamed_party(project):
     line = project.run("check").stdout.splitlines()[0]
     assert line.startswith("a.py:5:5: FC006 except Exception records RATE_LIMITED (line 6), which blames an "
                            "outside party (`rate_limited`, blame-pattern)")
+
+
+def test_fc002_one_compare_helper_alone_is_one_stage(project):
+    project.write({"grade.py": '''
+        def grade(pred, target, failures):
+            try:
+                if not math_equal(pred, target):
+                    failures.append("ANSWER_WRONG")
+            except Exception:
+                failures.append("COMPARE_FAILED")
+        '''})
+    assert project.findings() == []

@@ -78,11 +78,11 @@ def test_new_findings_are_reported(harness):
                         "        failures.add(\"ANSWER_EMPTY\")\n")
     append("reducer.py", "def reduce_tool(expected, call, failures):\n"
                          "    if call[\"tool\"] != expected[\"tool\"]:\n"
-                         "        failures.add(\"EXEC_TOOL_MISMATCH\")\n")
+                         "        failures.add(\"TOOL_NAME_MISMATCH\")\n")
     result = check(harness, "harness", "--baseline", "baseline.json")
     assert result.returncode == 1, result.stderr
     # grader.py had 21 lines: blank lines 22-23, def at 24, the new code at 26. reducer.py had 28 lines:
-    # the second identical `failures.add("EXEC_TOOL_MISMATCH")` (an occurrence the baseline has only
+    # the second identical `failures.add("TOOL_NAME_MISMATCH")` (an occurrence the baseline has only
     # once) is at 33; the first one, at 13, stays hidden.
     assert findings_of(result) == [("harness/grader.py", "FC001", 26), ("harness/reducer.py", "FC001", 33)]
 

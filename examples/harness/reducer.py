@@ -10,7 +10,7 @@ def canonical_json(value):
 def reduce_call(expected, call, failures):
     """Check one tool call the agent made against the call the case expects."""
     if call["name"] != expected["name"]:
-        failures.add("EXEC_TOOL_MISMATCH")
+        failures.add("TOOL_NAME_MISMATCH")
         return
     try:
         arguments = json.loads(call["arguments"])

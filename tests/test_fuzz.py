@@ -6,6 +6,8 @@ Three sources of input:
   registries, filters), so the generated code actually reaches every rule;
 - the real files of `examples/` truncated and garbled with fixed seeds, checked in-process and by the
   CLI, which must exit 0, 1 or 3 (clean, findings, input error), never 4, never with a traceback.
+Every input also goes through the pre-screen's differential guard (tests/differential.py): a file
+the screen keeps from LibCST must get exactly the facts full extraction gives it.
 
 The number of generated examples is small in CI (30); set FAILCODE_FUZZ_EXAMPLES for a longer run.
 """
@@ -27,6 +29,7 @@ from conftest import REPO, failcode
 from test_real_packages import INPUT_KINDS
 from failcode import engine
 from failcode.config import Settings
+from differential import assert_screen_sound
 from failcode.facts.extract import extract
 from failcode.facts.source import InputError
 
@@ -51,7 +54,9 @@ def _check_in_process(data: bytes, root: Path, name: str = "fuzzed.py") -> engin
 
 
 def _extract_twice(data: bytes) -> None:
-    """`facts.extract.extract` itself: InputError or facts, and the same facts twice."""
+    """`facts.extract.extract` itself: InputError or facts, and the same facts twice; and the
+    pre-screen loses none of them."""
+    assert_screen_sound([("fuzzed.py", data)], Settings())
     try:
         first = extract(data, "fuzzed.py", "fuzzed", False, Settings())
     except InputError as error:

@@ -46,7 +46,9 @@ class Cache:
         self.salt = salt
 
     @classmethod
-    def open(cls, settings: Settings, directory: Optional[Path] = None) -> Optional["Cache"]:
+    def open(cls, settings: Settings, directory: Optional[Path] = None, prescreen: bool = True) -> Optional["Cache"]:
+        """The cache for these settings; facts extracted without the pre-screen are kept apart, so
+        `--no-prescreen` compares against LibCST's own facts rather than cached screened ones."""
         directory = directory or (Path(os.environ["FAILCODE_CACHE_DIR"]) if os.environ.get("FAILCODE_CACHE_DIR")
                                   else settings.root / ".failcode_cache")
         try:
@@ -58,7 +60,7 @@ class Cache:
                 return None
         except OSError:
             return None
-        return cls(directory, f"{__version__}:{_code_hash()}:{settings.extraction_key()}")
+        return cls(directory, f"{__version__}:{_code_hash()}:{settings.extraction_key()}:{prescreen}")
 
     def key(self, task) -> Optional[str]:
         try:

@@ -130,12 +130,16 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache directory (default: .failcode_cache).")
+@click.option("--no-prescreen", is_flag=True,
+              help="Parse every file with LibCST, skipping none by the ast pre-screen (slower; same report).")
 def check(paths, output_format, select, ignore, extend_select, config, exit_zero, statistics, show_source,
-          severity, baseline_file, write_baseline, stdin_filename, force_exclude, jobs, no_cache, cache_dir) -> None:
+          severity, baseline_file, write_baseline, stdin_filename, force_exclude, jobs, no_cache, cache_dir,
+          no_prescreen) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
     options = Options(
         select=_codes(select), ignore=_codes(ignore) or (), extend_select=_codes(extend_select) or (),
         force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
+        prescreen=not no_prescreen,
     )
     stdin = None
     if stdin_filename is not None or any(str(path) == "-" for path in paths):

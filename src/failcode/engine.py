@@ -43,6 +43,7 @@ class Options:
     jobs: Optional[int] = None
     use_cache: bool = True
     cache_dir: Optional[Path] = None
+    prescreen: bool = True  # False: every file through LibCST (to check that the screen loses nothing)
 
 
 @dataclass
@@ -103,16 +104,16 @@ def selected_rules(settings: Settings, options: Options) -> list[Rule]:
 
 # -- extraction -------------------------------------------------------------------------------
 
-_SETTINGS: Optional[Settings] = None
+_WORKER: Optional[tuple[Settings, bool]] = None  # a pool worker's (settings, prescreen)
 
 
 def _raise_recursion_limit() -> None:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
 
 
-def _init_worker(settings: Settings) -> None:
-    global _SETTINGS
-    _SETTINGS = settings
+def _init_worker(settings: Settings, prescreen: bool) -> None:
+    global _WORKER
+    _WORKER = (settings, prescreen)
     _raise_recursion_limit()
     try:  # the parent handles Ctrl-C; workers just stop
         import signal
@@ -122,23 +123,23 @@ def _init_worker(settings: Settings) -> None:
         pass
 
 
-def extract_task(task: Task, settings: Optional[Settings] = None) -> Union[FileFacts, FileError]:
-    settings = settings or _SETTINGS
+def extract_task(task: Task, settings: Optional[Settings] = None, prescreen: bool = True) -> Union[FileFacts, FileError]:
+    """Facts of the file of `task`; in a pool worker, with the settings the pool was started with."""
+    if settings is None:
+        settings, prescreen = _WORKER
     try:
         data = read_source(task.path)
     except OSError as exc:
         return FileError(task.display, "unreadable", f"cannot read: {exc.strerror or exc}")
-    return extract_data(task, data, settings)
+    return extract_data(task, data, settings, prescreen)
 
 
-def extract_data(task: Task, data: bytes, settings: Settings) -> Union[FileFacts, FileError]:
+def extract_data(task: Task, data: bytes, settings: Settings, prescreen: bool = True) -> Union[FileFacts, FileError]:
     """Facts of `data` as the text of `task` (read from disk, or given on stdin / by an editor)."""
-    # imported here: a run that the cache answers never loads LibCST
-    from failcode.facts.source import InputError
-    from failcode.prescreen import extract
+    from failcode.facts import InputError, extract_file
 
     try:
-        return extract(data, task.display, task.module, task.is_package, settings)
+        return extract_file(data, task.display, task.module, task.is_package, settings, prescreen)
     except InputError as exc:
         return FileError(task.display, exc.kind, exc.message)
     except Exception as exc:  # a bug in failcode's extractor, reported as such (exit 4)
@@ -147,7 +148,7 @@ def extract_data(task: Task, data: bytes, settings: Settings) -> Union[FileFacts
 
 
 def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> list[Union[FileFacts, FileError]]:
-    store = cache_module.Cache.open(settings, options.cache_dir) if options.use_cache else None
+    store = cache_module.Cache.open(settings, options.cache_dir, options.prescreen) if options.use_cache else None
     results: dict[int, Union[FileFacts, FileError]] = {}
     missing: list[tuple[int, Task, Optional[str]]] = []
     for index, task in enumerate(tasks):
@@ -159,16 +160,16 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
             missing.append((index, task, key))
     jobs = _jobs(options, len(missing))
     if missing:
-        import failcode.prescreen  # noqa: F401 - here, not at the top: a run the cache answers never loads LibCST
+        import failcode.facts  # noqa: F401 - imported before gc.freeze(), so its objects are frozen too
         # What is alive now (modules, the caller's data) is no garbage: collections during extraction
         # skip it (≈10 % of extraction time), and forked workers share its pages untouched.
         gc.freeze()
     if jobs <= 1:
         _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
-        fresh = [extract_task(task, settings) for _, task, _ in missing]
+        fresh = [extract_task(task, settings, options.prescreen) for _, task, _ in missing]
     else:
         order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
-        with _pool(jobs, settings) as pool:
+        with _pool(jobs, settings, options.prescreen) as pool:
             # small chunks: after the pre-screen, a few large files can hold most of the LibCST work
             computed = pool.map(extract_task, [missing[i][1] for i in order],
                                 chunksize=max(1, len(order) // (jobs * 32)))
@@ -183,12 +184,12 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
 
 
 @contextmanager
-def _pool(jobs: int, settings: Settings) -> Iterator[ProcessPoolExecutor]:
+def _pool(jobs: int, settings: Settings, prescreen: bool) -> Iterator[ProcessPoolExecutor]:
     """A worker pool that an interrupted or failed run tears down at once: pending files cancelled,
     workers terminated, rather than waited for (`with ProcessPoolExecutor` waits for every worker)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings,))
+    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings, prescreen))
     try:
         yield pool
     except BaseException:
@@ -310,7 +311,8 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     all_tasks = list(tasks_by_abs.values())
     on_disk = [task for task in all_tasks if task.path not in sources]
     extracted = dict(zip(on_disk, _extract_all(on_disk, settings, options)))
-    outcomes = [extracted[task] if task in extracted else extract_data(task, sources[task.path], settings)
+    outcomes = [extracted[task] if task in extracted else
+                extract_data(task, sources[task.path], settings, options.prescreen)
                 for task in all_tasks]
     checked_displays = {task.display for task in tasks}
     facts = [o for o in outcomes if isinstance(o, FileFacts)]

@@ -11,8 +11,9 @@ LibCST for them alone. A file `ast` cannot parse (newer syntax, errors) always g
 which decides and reports; a file `ast` parses but LibCST would refuse (nesting deeper than LibCST's
 stack, facts/nesting.py) is refused only when it may hold a fact — otherwise it needs no LibCST.
 
-Kept conservative by tests/test_prescreen.py, which runs both on a large corpus: a screened-out
-file must get exactly the facts full extraction gives it.
+Kept conservative by a differential guard (tests/test_prescreen.py, tests/test_fuzz.py): on the
+test corpora, the stdlib and fuzzed programs, a screened-out file must get exactly the facts full
+extraction gives it; `failcode check --no-prescreen` checks the same on any tree.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ _TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, n
 _MATCH = getattr(ast, "Match", ())  # Python 3.10+
 _TYPE_ALIAS = getattr(ast, "TypeAlias", ())  # Python 3.12+
 _NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
+# A string whose value is not its text: an escape (`"st\x61tus"`) or an implicit concatenation
+# (`"sta" "tus"`, also across lines, where the next part starts its line). Its value can be a name
+# (a dict or subscript key) that no byte scan of the text finds, so its lines count as hot.
+_HIDDEN_TEXT = re.compile(rb"\\|['\"][ \t]*[rRbBuUfF]{0,2}['\"]|^[ \t]*[rRbBuUfF]{0,2}['\"]", re.MULTILINE)
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") | frozenset(range(128, 256))
 
 
@@ -117,6 +122,7 @@ class Screen:
                 at = lowered.find(trigger, end)
         flags = bytearray(data.count(b"\n") + 2)
         line, last = 1, 0
+        offsets.extend(match.start() for match in _HIDDEN_TEXT.finditer(data))
         for offset in sorted(offsets):
             line += data.count(b"\n", last, offset)
             last = offset
@@ -492,30 +498,6 @@ def _normalized_names(text: str) -> bool:
     return any(unicodedata.normalize("NFKC", word) != word for word in set(_NON_ASCII_WORD.findall(text)))
 
 
-# -- entry point ---------------------------------------------------------------------------------
-
-_SCREENS: dict[Settings, Screen] = {}
-
-
-def extract(data: bytes, path: str, module: str, is_package: bool, settings: Settings) -> FileFacts:
-    """Facts of one file's bytes, as `facts.extract.extract` gives them, LibCST only when needed.
-
-    Raises InputError for input problems, like the extractor.
-    """
-    text = decode(data)
-    tree = parse(text)
-    if tree is not None:
-        screen = _SCREENS.get(settings)
-        if screen is None:
-            screen = _SCREENS[settings] = Screen(settings)
-        facts = screen.facts(data, text, tree, path, module)
-        if facts is not None:
-            return facts
-    from failcode.facts.extract import extract_source  # LibCST loads only for a file that needs it
-
-    return extract_source(text, path, module, is_package, settings, tree)
-
-
 def parse(text: str) -> Optional[ast.Module]:
     """The `ast` of the text, None when `ast` cannot parse it (LibCST decides then)."""
     if AST_MAY_CRASH and too_deep(text) is not None:
@@ -526,3 +508,14 @@ def parse(text: str) -> Optional[ast.Module]:
             return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
+
+
+_SCREENS: dict[Settings, Screen] = {}
+
+
+def screened(data: bytes, text: str, tree: ast.Module, path: str, module: str, settings: Settings) -> Optional[FileFacts]:
+    """The file's facts when the screen (one per Settings, reused) proves LibCST would add none."""
+    screen = _SCREENS.get(settings)
+    if screen is None:
+        screen = _SCREENS[settings] = Screen(settings)
+    return screen.facts(data, text, tree, path, module)

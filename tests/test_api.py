@@ -100,7 +100,7 @@ def test_in_process_check_leaves_ctrl_c_to_the_host():
     assert done.stdout.strip() == "True"
 
 
-def test_lazy_export_has_no_import_cycle():
+def test_package_exports_the_api_on_first_use():
     code = "import failcode; r = failcode.check_source('x = 1\\n'); print(failcode.__version__, len(r.findings))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

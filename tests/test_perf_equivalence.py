@@ -12,6 +12,7 @@ import sysconfig
 import textwrap
 from pathlib import Path
 
+import pytest
 from conftest import REPO, failcode
 from corpus import stdlib_files
 from failcode import engine
@@ -74,8 +75,13 @@ def test_text_report_is_the_same_warm_and_cold(tmp_path):
     assert "examples/harness/reducer.py:15:5: FC002" in warm.stdout
 
 
-def test_a_warm_run_never_loads_libcst(tmp_path):
+@pytest.mark.parametrize("registry", [None, "codes.txt"])
+def test_a_warm_run_never_loads_libcst(tmp_path, registry):
+    """Also with a configured .txt registry, which is read on every run (it is no Python file)."""
     root = _project(tmp_path / "proj", stdlib_count=10)
+    if registry:
+        (root / "codes.txt").write_text("PARSE_FAILED\nPROVIDER_FAILED\n", encoding="utf-8")
+        (root / "pyproject.toml").write_text(f'[tool.failcode]\nregistry = ["{registry}"]\n', encoding="utf-8")
     cache = str(tmp_path / "cache")
     cold = failcode("check", ".", "--cache-dir", cache, cwd=root)  # fills the cache
     script = textwrap.dedent(f"""

@@ -22,7 +22,7 @@ import pytest
 from conftest import HARNESS_EXPECTED, REPO, failcode, write_tree
 
 from failcode import __version__, ruledocs
-from failcode.engine import Result
+from failcode.model import Result
 from failcode.model import FileError
 from failcode.report import sarif
 from failcode.sourcelines import SourceLines

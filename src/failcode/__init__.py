@@ -1,11 +1,17 @@
-"""failcode: a linter for failure-code hygiene."""
+"""failcode: a linter for failure-code hygiene.
 
-__version__ = "0.1.0"
+`failcode.check_paths` and `failcode.check_source` (from `failcode.api`) are the library entry for
+editors and tools. They are imported on first use, not here: `python -m failcode` runs this file
+before `__main__` can drop the working directory from `sys.path`, and a checked repository may
+hold a `pathspec.py` or `tomllib.py` that an eager import of the engine would run.
+"""
+
+from failcode.version import __version__
+
+__all__ = ["__version__", "check_paths", "check_source"]
 
 
 def __getattr__(name: str):
-    """`failcode.check_paths` / `failcode.check_source`, imported on first use: the engine imports
-    this package for `__version__`, so importing the API here eagerly would be an import cycle."""
     if name in ("check_paths", "check_source"):
         from failcode import api
 

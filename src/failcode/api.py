@@ -13,8 +13,8 @@ from typing import Iterable, Optional, Union
 
 from failcode import engine
 from failcode.config import ConfigError, Settings, load
-from failcode.engine import Options, Result
-from failcode.model import FileError, Finding
+from failcode.engine import Options
+from failcode.model import FileError, Finding, Result
 
 __all__ = ["check_paths", "check_source", "settings_for", "ConfigError", "FileError", "Finding", "Options",
            "Result", "Settings"]

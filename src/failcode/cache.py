@@ -15,10 +15,10 @@ import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
-from failcode import __version__
 from failcode.config import Settings
 from failcode.files import read_source
 from failcode.model import FileError, FileFacts
+from failcode.version import __version__
 
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by failcode.\n"
 Entry = Union[FileFacts, FileError]

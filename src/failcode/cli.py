@@ -15,14 +15,16 @@ from typing import Optional
 
 import click
 
-from failcode import __version__, api, baseline, engine, ruledocs
+from failcode import api, baseline, engine, ruledocs
 from failcode.config import ConfigError, Settings
-from failcode.engine import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Options, Result
+from failcode.engine import Options
+from failcode.model import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Result
 from failcode.files import display_path
 from failcode.report import terminal
 from failcode.report import text as text_report
 from failcode.rules import BY_CODE, RULES
 from failcode.sourcelines import SourceLines
+from failcode.version import __version__
 
 FORMATS = ("text", "json", "sarif", "github")
 

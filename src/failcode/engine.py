@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
@@ -20,8 +20,9 @@ import pathspec
 
 from failcode import cache as cache_module
 from failcode.config import ConfigError, Settings, split_registry_entry
+from failcode.facts.datafiles import read_data_file
 from failcode.files import FileFinder, display_path, module_name, read_source
-from failcode.model import FileError, FileFacts, Finding, Registry
+from failcode.model import FileError, FileFacts, Finding, Registry, Result
 from failcode.names import SegmentPattern
 from failcode.project import Patterns, Project
 from failcode.rules import BY_CODE, RULES, Rule
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 
 RECURSION_LIMIT = 20_000
 POOL_MIN_FILES = 8  # fewer files to extract than this: a pool costs more than it saves
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_CONFIG, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -44,22 +44,6 @@ class Options:
     use_cache: bool = True
     cache_dir: Optional[Path] = None
     prescreen: bool = True  # False: every file through LibCST (to check that the screen loses nothing)
-
-
-@dataclass
-class Result:
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    files: int = 0
-    project: Optional[Project] = None
-
-    @property
-    def exit_code(self) -> int:
-        if any(error.kind == "internal" for error in self.errors):
-            return EXIT_INTERNAL
-        if self.errors:
-            return EXIT_INPUT
-        return EXIT_FINDINGS if self.findings else EXIT_CLEAN
 
 
 @dataclass(frozen=True)
@@ -246,10 +230,8 @@ def _configured(settings: Settings, outcomes: dict[str, Union[FileFacts, FileErr
             raise ConfigError(f"{where}: {file_part} is not a file" if path.exists() else
                               f"{where}: file {file_part} not found")
         if path.suffix in (".toml", ".txt") and not name:
-            from failcode.facts import registries as registry_files  # not at the top: it loads LibCST
-
             try:
-                found.append(registry_files.read_data_file(path, display_path(path)))
+                found.append(read_data_file(path, display_path(path)))
             except (OSError, ValueError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
             continue
@@ -320,33 +302,41 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     configured = _configured(settings, {o.path: o for o in outcomes}, tasks_by_abs)
     project = Project.build(facts, configured, patterns(settings))
     result = Result(errors=errors, files=len(tasks), project=project)
-    judged = [f for f in facts if f.path in checked_displays]
-    judged += [FileFacts(r.path, "") for r in configured if r.kind in ("toml", "txt")]
+    judged = {f.path: f for f in facts if f.path in checked_displays}
+    # configured .toml/.txt registries are judged too; they hold no noqa comments
+    reported = set(judged) | {r.path for r in configured if r.kind in ("toml", "txt")}
     ignores = [(pathspec.GitIgnoreSpec.from_lines([pattern]), set(codes)) for pattern, codes in settings.per_file_ignores]
-    for file_facts in judged:
-        noqa = dict(file_facts.noqa)
+
+    def judge(rule: Rule, path: str, found: Iterable[Finding]) -> None:
+        try:
+            findings = list(found)
+        except Exception as exc:  # a bug in a rule: exit 4, name it, keep checking the rest
+            result.errors.append(FileError(path, "internal",
+                                           f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"))
+            return
+        for finding in findings:
+            if finding.path in reported and not _suppressed(finding, judged.get(finding.path), ignores):
+                result.findings.append(finding)
+
+    for file_facts in judged.values():
         for rule in rules:
-            try:
-                found = list(rule.check(file_facts, project))
-            except Exception as exc:  # a bug in a rule: exit 4, name it, keep checking the rest
-                result.errors.append(FileError(
-                    file_facts.path, "internal",
-                    f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"))
-                continue
-            for finding in found:
-                if not _suppressed(finding, file_facts, noqa, ignores):
-                    result.findings.append(finding)
+            if rule.scope == "file":
+                judge(rule, file_facts.path, rule.check(file_facts, project))
+    for rule in rules:
+        if rule.scope == "project":
+            judge(rule, "<project>", rule.check(project))
     result.findings.sort()
     result.errors.sort()
     return result
 
 
-def _suppressed(finding: Finding, facts: FileFacts, noqa: dict, ignores) -> bool:
-    if facts.file_noqa:
-        return True
-    codes = noqa.get(finding.pos.line)
-    if codes is not None and (not codes or finding.rule in codes):
-        return True
+def _suppressed(finding: Finding, facts: Optional[FileFacts], ignores) -> bool:
+    if facts is not None:
+        if facts.file_noqa:
+            return True
+        codes = dict(facts.noqa).get(finding.pos.line)
+        if codes is not None and (not codes or finding.rule in codes):
+            return True
     for spec, ignored in ignores:
         if spec.match_file(finding.path) and any(finding.rule.startswith(code) for code in ignored):
             return True

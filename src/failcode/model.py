@@ -7,8 +7,11 @@ Rules import only this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+# failcode's own exit status: each outcome has its number, so CI can tell whose problem it is
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_CONFIG, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True, order=True)
@@ -54,6 +57,21 @@ class StageCall:
     line: int
 
 
+# Exception names that say nothing about what failed: the catch-alls, and (for "which stage
+# raised") the exceptions every stage can raise. Import-resolved names, so `builtins.` may lead.
+CATCH_ALL = frozenset({"Exception", "BaseException"})
+UNSPECIFIC = CATCH_ALL | frozenset("ValueError TypeError KeyError LookupError AttributeError RuntimeError".split())
+
+
+def _builtin(name: str) -> str:
+    return name[len("builtins."):] if name.startswith("builtins.") else name
+
+
+def catches_all(types: tuple[str, ...]) -> bool:
+    """A bare `except` (no types) or one naming Exception/BaseException."""
+    return not types or any(_builtin(t) in CATCH_ALL for t in types)
+
+
 @dataclass(frozen=True)
 class Handler:
     id: int
@@ -61,6 +79,15 @@ class Handler:
     types: tuple[str, ...]  # import-resolved exception names; empty for a bare `except`
     reraises: bool
     narrows: bool  # inspects the exception (`isinstance(e, …)`, `type(e)`) before recording
+
+    @property
+    def catches_all(self) -> bool:
+        return catches_all(self.types)
+
+    @property
+    def unspecific(self) -> bool:
+        """Does not say which stage raised: a catch-all, or an exception any stage can raise."""
+        return self.catches_all or any(t.rpartition(".")[2] in UNSPECIFIC and t.count(".") <= 1 for t in self.types)
 
 
 @dataclass(frozen=True)
@@ -171,3 +198,23 @@ class FileError:
     path: str
     kind: str  # unparseable | unreadable | undecodable | internal
     message: str
+
+
+@dataclass
+class Result:
+    """What one check found: findings, files that could not be checked (input errors) or that a rule
+    crashed on (internal errors), the number of files checked, and the project view they were
+    judged with (`failcode sites` / `registry` read it). Reports need only this data."""
+
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files: int = 0
+    project: Any = None  # the project.Project; typed loosely so this module imports nothing of failcode
+
+    @property
+    def exit_code(self) -> int:
+        if any(error.kind == "internal" for error in self.errors):
+            return EXIT_INTERNAL
+        if self.errors:
+            return EXIT_INPUT
+        return EXIT_FINDINGS if self.findings else EXIT_CLEAN

@@ -20,14 +20,14 @@ from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
-from failcode.facts.shapes import SinkShapes
+from failcode.facts.vocabulary import Vocabulary
 from failcode.facts.sinks import recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
+from failcode.model import catches_all as catches_all_types
 from failcode.model import (
     Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
 )
-from failcode.names import is_registry_name
 
 _SKIP_FIELDS = frozenset(
     "lpar rpar comma semicolon leading_lines lines_after_decorators header footer trailing_whitespace"
@@ -37,7 +37,6 @@ _SKIP_FIELDS = frozenset(
     " whitespace".split()
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
-_BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
 _NOWHERE = Pos(0, 0, 0, 0)
 
@@ -75,7 +74,7 @@ class Extractor:
     """Walks one module. Nodes that become facts are kept with a builder until positions exist."""
 
     def __init__(self, module: cst.Module, path: str, module_name: str, is_package: bool,
-                 settings: Settings, shapes: SinkShapes, stages: StageClassifier) -> None:
+                 settings: Settings, shapes: Vocabulary, stages: StageClassifier) -> None:
         self.module = module
         self.path = path
         self.module_name = module_name
@@ -83,8 +82,7 @@ class Extractor:
         self.shapes = shapes
         self.stages = stages
         self.code_re = re.compile(settings.code_pattern)
-        self.configured = set(settings.configured_names())
-        self.filters = FilterFinder(self)
+        self.filters = FilterFinder(self.imports, shapes.looks_like_registry, self.add_filter, self.add_difference)
         # traversal state
         self.function: Optional[_Function] = None
         self.classes: list[str] = []
@@ -212,7 +210,7 @@ class Extractor:
         try_id = self.next_try
         self.next_try += 1
         types = [self._handler_types(handler) for handler in node.handlers]
-        catches_all = any(not t or _BROAD.intersection(t) for t in types)
+        catches_all = any(catches_all_types(tuple(t)) for t in types)
         collector = _Collector()
         outer = self.collectors
         self.collectors = [collector] if catches_all else [*outer, collector]
@@ -524,9 +522,6 @@ class Extractor:
 
     # -- module-level definitions ------------------------------------------------------------
 
-    def _looks_like_registry(self, name: str) -> bool:
-        return name in self.configured or is_registry_name(name)
-
     def _module_assignment(self, name: str, target: cst.Name, value: cst.BaseExpression) -> None:
         literal = string_value(value)
         if literal is not None:
@@ -534,7 +529,7 @@ class Extractor:
                 qualname = self._qualify(name)
                 self.pending.append(lambda pos_of: Constant(qualname, literal))
             return
-        if not self._looks_like_registry(name):
+        if not self.shapes.looks_like_registry(name):
             return
         found = registries.collection_elements(value, self.imports)
         if found is not None:
@@ -543,7 +538,7 @@ class Extractor:
 
     def visit_TypeAlias(self, node) -> Optional[bool]:
         name = node.name.value
-        if self.function is None and not self.classes and self._looks_like_registry(name):
+        if self.function is None and not self.classes and self.shapes.looks_like_registry(name):
             found = registries.collection_elements(node.value, self.imports)
             if found is not None:
                 module, path = self.module_name, self.path
@@ -552,7 +547,7 @@ class Extractor:
 
     def _class_registry(self, node: cst.ClassDef) -> None:
         name = node.name.value
-        if name.endswith(("Error", "Exception")) or not self._looks_like_registry(name):
+        if name.endswith(("Error", "Exception")) or not self.shapes.looks_like_registry(name):
             return
         found = registries.class_elements(node, self.imports)
         if found is not None:
@@ -643,13 +638,13 @@ def _code(module: cst.Module, args: list[cst.Arg]) -> str:
                     for arg in args)
 
 
-_TOOLS: dict[Settings, tuple[SinkShapes, StageClassifier]] = {}
+_TOOLS: dict[Settings, tuple[Vocabulary, StageClassifier]] = {}
 
 
-def _tools(settings: Settings) -> tuple[SinkShapes, StageClassifier]:
+def _tools(settings: Settings) -> tuple[Vocabulary, StageClassifier]:
     tools = _TOOLS.get(settings)
     if tools is None:
-        tools = _TOOLS[settings] = (SinkShapes(settings.sinks), StageClassifier(settings.stages))
+        tools = _TOOLS[settings] = (Vocabulary(settings), StageClassifier(settings.stages))
     return tools
 
 

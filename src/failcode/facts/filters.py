@@ -6,12 +6,11 @@ Recorded only when one side of the membership looks like a registry (by name, or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
-if TYPE_CHECKING:  # pragma: no cover
-    from failcode.facts.extract import Extractor
+from failcode.facts.imports import ImportTable
 
 _WRAPPERS = frozenset({"set", "frozenset", "list", "tuple", "sorted", "iter", "reversed"})
 _VIEWS = frozenset({"keys", "values", "items", "copy"})
@@ -48,8 +47,16 @@ def _builds_set(node: cst.BaseExpression) -> bool:
 
 
 class FilterFinder:
-    def __init__(self, extractor: "Extractor") -> None:
-        self.x = extractor
+    """Finds filters for the extractor's walk and hands them back through `on_filter(node, form,
+    container, iterable)`; `on_difference(name)` hears of `x - NAME` / `.difference(NAME)`, the
+    guard that keeps unknown codes."""
+
+    def __init__(self, imports: ImportTable, looks_like_registry: Callable[[str], bool],
+                 on_filter: Callable[..., None], on_difference: Callable[[str], None]) -> None:
+        self.imports = imports
+        self.looks_like_registry = looks_like_registry
+        self.on_filter = on_filter
+        self.on_difference = on_difference
 
     def collection_name(self, node: cst.BaseExpression) -> Optional[str]:
         """The import-resolved name of a collection, through `set(…)`, `sorted(…)`, `.keys()`."""
@@ -62,15 +69,15 @@ class FilterFinder:
             else:
                 return None
         if isinstance(node, (cst.Name, cst.Attribute)):
-            return self.x.imports.resolve(node)
+            return self.imports.resolve(node)
         return None
 
     def _record(self, node, form, container, iterable) -> None:
         if container is None and iterable is None:
             return
-        if any(name is not None and self.x._looks_like_registry(name.rpartition(".")[2])
+        if any(name is not None and self.looks_like_registry(name.rpartition(".")[2])
                for name in (container, iterable)):
-            self.x.add_filter(node, form, container, iterable)
+            self.on_filter(node, form, container, iterable)
 
     def _membership(self, test: cst.BaseExpression, names: set[str]) -> Optional[cst.BaseExpression]:
         """The container of `elem in CONTAINER` where elem is (part of) the iterated element."""
@@ -123,7 +130,7 @@ class FilterFinder:
     def _difference(self, node: cst.BaseExpression) -> None:
         name = self.collection_name(node)
         if name is not None:
-            self.x.add_difference(name)
+            self.on_difference(name)
 
     def for_loop(self, node: cst.For) -> None:
         names = _target_names(node.target)

@@ -1,4 +1,4 @@
-"""Registry candidates read statically from module-level definitions and from data files.
+"""Registry candidates read statically from module-level definitions (data files: facts/datafiles.py).
 
 A candidate is any module-level collection of strings, Enum or constants class, or `Literal[...]`
 alias whose name looks like a registry (or is configured). Whether it is discovered as a registry
@@ -7,16 +7,9 @@ is decided later, in the project phase; nothing here imports or runs the checked
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Callable, Optional
 
 import libcst as cst
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 from failcode.facts.imports import ImportTable
 from failcode.facts.sinks import string_value
@@ -100,42 +93,3 @@ def build(name: str, module: str, path: str, pos: Pos, found, pos_of: PosOf) -> 
     kind, elements, complete = found
     entries = tuple(RegistryEntry(code, pos_of(node), member) for node, code, member in elements)
     return Registry(name, module, path, pos, kind, entries, complete)
-
-
-def read_data_file(path: Path, display: str) -> Registry:
-    """A registry kept in a `.toml` (every string in every array) or `.txt` (one code a line) file.
-
-    Raises OSError/ValueError with a message for the caller to turn into a configuration error.
-    """
-    entries: list[RegistryEntry] = []
-    if path.suffix == ".toml":
-        text = path.read_text(encoding="utf-8")
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"invalid TOML: {exc}") from None
-        lines = text.splitlines()
-        for code in _toml_strings(data):
-            line = next((i for i, text_line in enumerate(lines, 1) if f'"{code}"' in text_line or f"'{code}'" in text_line), 1)
-            entries.append(RegistryEntry(code, Pos(line, 1, line, 1)))
-        kind = "toml"
-    else:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            code = line.split("#", 1)[0].strip()
-            if code:
-                entries.append(RegistryEntry(code, Pos(number, 1, number, len(line) + 1)))
-        kind = "txt"
-    if not entries:
-        raise ValueError("holds no codes")
-    return Registry(path.stem, "", display, Pos(1, 1, 1, 1), kind, tuple(entries), True, True)
-
-
-def _toml_strings(data):
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, list):
-        for item in data:
-            yield from _toml_strings(item)
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from _toml_strings(value)

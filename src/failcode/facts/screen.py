@@ -2,7 +2,7 @@
 
 Most files of ordinary code record no failure codes and define no registries, and `ast` parses
 ten times faster than LibCST. The screen mirrors, erring towards "maybe", every way the extractor
-(facts/extract.py) turns code into a fact, using the same Settings, SinkShapes and name patterns,
+(facts/extract.py) turns code into a fact, using the same vocabulary (facts/vocabulary.py),
 and sends to LibCST every file where it cannot rule a fact out. It stays cheap by walking
 statements only: the expressions of a statement are searched only when one of its lines holds a
 word that could name a sink or a registry (found by a byte scan of the file). Module-level string
@@ -27,10 +27,10 @@ from typing import Iterable, Optional
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
-from failcode.facts.shapes import SinkShapes
+from failcode.facts.vocabulary import Vocabulary
 from failcode.facts.source import decode, suppressions
 from failcode.model import Constant, FileFacts
-from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name, is_registry_name
+from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -53,11 +53,10 @@ class Screen:
     """The pre-screen for one Settings (build once, reuse for every file)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.shapes = SinkShapes(settings.sinks)
+        self.shapes = Vocabulary(settings)
         self.code_re = re.compile(settings.code_pattern)
-        self.configured = frozenset(settings.configured_names())
         sink_words = (*settings.sinks.receivers, *settings.sinks.names, *settings.sinks.keywords,
-                      *FAILURE_WORDS, *REGISTRY_WORDS, *self.configured)
+                      *FAILURE_WORDS, *REGISTRY_WORDS, *self.shapes.configured)
         # A name matches a word by whole segments, so its lower-cased text holds the word's first segment.
         self.triggers = sorted({first.encode() for word in sink_words
                                 for first in [next((p for p in word.lower().split("_") if p), "")] if first})
@@ -75,7 +74,7 @@ class Screen:
     def looks_like_registry(self, name: str) -> bool:
         known = self._registry_like.get(name)
         if known is None:
-            known = self._registry_like[name] = name in self.configured or is_registry_name(name)
+            known = self._registry_like[name] = self.shapes.looks_like_registry(name)
         return known
 
     def assign_target(self, name: str) -> bool:

@@ -1,19 +1,16 @@
 """CST helpers for sinks: the name a receiver or target says, the values an expression records.
 
-Which names are sinks is decided in `facts/shapes.py`, which the pre-screen shares without LibCST.
+Which names are sinks is decided in `facts/vocabulary.py`, which the pre-screen shares without LibCST.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Iterator, Optional
 
 import libcst as cst
 
 from failcode.facts.imports import dotted
-
-# A literal that records an outcome is a word or an identifier, never prose or a pattern.
-_RECORDABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:\-]*$")
+from failcode.facts.vocabulary import is_recordable
 
 
 def target_name(node: cst.BaseExpression) -> Optional[str]:
@@ -75,7 +72,7 @@ def recorded_values(node: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, Opt
         return
     literal = string_value(node)
     if literal is not None:
-        if _RECORDABLE.match(literal):
+        if is_recordable(literal):
             yield node, literal, None
         return
     if isinstance(node, cst.Name) and node.value.isupper() and node.value[:1].isalpha():

@@ -8,7 +8,7 @@ and `:` and `,` are escaped in properties, where they would end a value.
 
 from __future__ import annotations
 
-from failcode.engine import Result
+from failcode.model import Result
 
 
 def escape_data(text: str) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from failcode import __version__
-from failcode.engine import Result
+from failcode.model import Result
 from failcode.rules import BY_CODE
+from failcode.version import __version__
 
 
 def render(result: Result) -> str:

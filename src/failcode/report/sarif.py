@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from failcode import __version__, ruledocs
+from failcode import ruledocs
 from failcode.baseline import fingerprints
-from failcode.engine import Result
+from failcode.model import Result
 from failcode.model import Pos
 from failcode.rules import RULES
 from failcode.sourcelines import SourceLines
+from failcode.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/failcode/"

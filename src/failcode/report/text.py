@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from failcode.engine import Result
+from failcode.model import Result
 
 
 def summary(result: Result) -> str:

@@ -1,11 +1,16 @@
-"""The rule catalogue. A rule is a module with CODE, NAME, SUMMARY, DEFAULT and
-`check(facts, project)`, a function from one file's facts (and the project view) to findings."""
+"""The rule catalogue. A rule is a module with CODE, NAME, SUMMARY, DEFAULT, SCOPE and `check`.
+
+SCOPE says what a rule judges. A "file" rule's `check(facts, project)` judges one file's facts
+(with the project view for registries and imports) and runs once per checked file. A "project"
+rule's `check(project)` judges what only the whole project shows (registries against each other,
+codes recorded nowhere) and runs once per check, whatever the number of files.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Union
 
 from failcode.model import FileFacts, Finding
 from failcode.project import Project
@@ -27,11 +32,12 @@ class Rule:
     name: str
     summary: str
     default: bool
-    check: Callable[[FileFacts, Project], Iterable[Finding]]
+    scope: str  # file | project
+    check: Union[Callable[[FileFacts, Project], Iterable[Finding]], Callable[[Project], Iterable[Finding]]]
 
 
 def _rule(module: ModuleType) -> Rule:
-    return Rule(module.CODE, module.NAME, module.SUMMARY, module.DEFAULT, module.check)
+    return Rule(module.CODE, module.NAME, module.SUMMARY, module.DEFAULT, module.SCOPE, module.check)
 
 
 RULES: tuple[Rule, ...] = tuple(_rule(m) for m in (

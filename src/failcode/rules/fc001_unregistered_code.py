@@ -11,6 +11,7 @@ CODE = "FC001"
 NAME = "unregistered-code"
 SUMMARY = "A recorded failure code is missing from its registry"
 DEFAULT = True
+SCOPE = "file"
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from failcode.model import FileFacts, Finding, Handler
+from failcode.model import FileFacts, Finding
 from failcode.project import Project
 
 CODE = "FC002"
 NAME = "stage-spanning-try"
 SUMMARY = "One try spans read/validate/compare stages but records a single code for all of them"
 DEFAULT = True
-
-# Handlers that do not say which stage raised: catch-alls and the exceptions every stage can raise.
-_UNSPECIFIC = frozenset(
-    "Exception BaseException ValueError TypeError KeyError LookupError AttributeError RuntimeError".split()
-)
-
-
-def _unspecific(handler: Handler) -> bool:
-    return not handler.types or any(t.rpartition(".")[2] in _UNSPECIFIC and t.count(".") <= 1
-                                    for t in handler.types)
-
+SCOPE = "file"
 
 def _stages_text(stages) -> str:
     parts = [f"{s.stage} ({s.name}, line {s.line})" for s in stages]
@@ -30,7 +20,7 @@ def _stages_text(stages) -> str:
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for try_block in facts.tries:
-        if len(try_block.stages) < 2 or not any(_unspecific(h) for h in try_block.handlers):
+        if len(try_block.stages) < 2 or not any(h.unspecific for h in try_block.handlers):
             continue
         recorded = {}
         for handler in try_block.handlers:

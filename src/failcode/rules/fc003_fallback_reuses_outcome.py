@@ -11,6 +11,7 @@ CODE = "FC003"
 NAME = "fallback-reuses-outcome"
 SUMMARY = "An except path records the same outcome as the genuine path"
 DEFAULT = True
+SCOPE = "file"
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:

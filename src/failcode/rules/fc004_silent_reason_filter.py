@@ -11,6 +11,7 @@ CODE = "FC004"
 NAME = "silent-reason-filter"
 SUMMARY = "A filter keeps only known codes, so an unknown code vanishes silently"
 DEFAULT = True
+SCOPE = "file"
 
 
 def _label(project: Project, name: str) -> str:

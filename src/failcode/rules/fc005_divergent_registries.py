@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from failcode.model import FileFacts, Finding
+from failcode.model import Finding
 from failcode.project import Project
 
 CODE = "FC005"
 NAME = "divergent-registries"
 SUMMARY = "Two registries of the same codes disagree"
 DEFAULT = True
+SCOPE = "project"
 
 
 def listing(codes: Iterable[str], limit: int = 5) -> str:
@@ -20,11 +21,9 @@ def listing(codes: Iterable[str], limit: int = 5) -> str:
     return shown + (f" and {len(codes) - limit} more" if len(codes) > limit else "")
 
 
-def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+def check(project: Project) -> Iterator[Finding]:
     for found in project.disagreements:
         registry = found.registry
-        if registry.path != facts.path:
-            continue
         others = " + ".join(other.label for other in found.against)
         if found.configured:
             parts = []
@@ -37,5 +36,5 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
         else:
             message = (f"{registry.label} lacks {len(found.missing)} code(s) that {others} list: "
                        f"{listing(found.missing)}")
-        yield Finding(facts.path, registry.pos, CODE,
+        yield Finding(registry.path, registry.pos, CODE,
                       message + " — the lists disagree; decide which one is right", None)

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from failcode.model import FileFacts, Finding, Handler
+from failcode.model import FileFacts, Finding
 from failcode.project import Project
 
 CODE = "FC006"
 NAME = "catch-all-blames-party"
 SUMMARY = "A catch-all handler records a code that blames a provider or other outside party"
 DEFAULT = True
-
-_CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
-
-
-def _catch_all(handler: Handler) -> bool:
-    return not handler.types or bool(_CATCH_ALL.intersection(handler.types))
-
+SCOPE = "file"
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     patterns = project.patterns
@@ -25,7 +19,7 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
         if try_block.single_external_call:
             continue  # the one outside call is the only thing that can fail
         for handler in try_block.handlers:
-            if not _catch_all(handler) or handler.reraises or handler.narrows:
+            if not handler.catches_all or handler.reraises or handler.narrows:
                 continue
             for site, code in project.handler_codes(facts, handler):
                 party = patterns.blame.search(code)

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from failcode.model import FileFacts, Finding
+from failcode.model import Finding
 from failcode.project import Project
 
 CODE = "FC008"
 NAME = "unused-registry-code"
 SUMMARY = "A registered code is recorded nowhere in the checked files"
 DEFAULT = False
+SCOPE = "project"
 
 
-def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+def check(project: Project) -> Iterator[Finding]:
     recorded = project.recorded
     for registry in project.registries:
-        if registry.path != facts.path:
-            continue
         seen = set()
         for entry in registry.entries:
             if entry.code in recorded or entry.code in seen:
                 continue
             seen.add(entry.code)
-            yield Finding(facts.path, entry.pos, CODE,
+            yield Finding(registry.path, entry.pos, CODE,
                           f"{entry.code} is registered in {registry.label} but recorded nowhere "
                           f"in the checked files", entry.code)

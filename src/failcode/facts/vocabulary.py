@@ -1,32 +1,50 @@
-"""Sink shapes: which names record an outcome (`failures.add(…)`, `status=…`, `verdict = …`).
+"""The vocabulary of facts: which names record an outcome (`failures.add(…)`, `status=…`,
+`verdict = …`), which names may hold a registry, which literals are recorded values.
 
-Pure name decisions, shared by the extractor and the pre-screen, so this module must not import
-LibCST (a run whose files the pre-screen rules out never loads it).
+Every name and shape decision of the extractor and the pre-screen is made here, once, so the
+screen cannot drift from what it screens for. No LibCST: a run whose files the pre-screen rules out
+never loads it.
 """
 
 from __future__ import annotations
 
-from failcode.config import Sinks
-from failcode.names import FAILURE_WORDS, head, segments
+import re
+
+from failcode.config import Settings
+from failcode.names import FAILURE_WORDS, head, is_registry_name, segments
 
 _CALLBACK_PREFIXES = ("on", "handle")
 _PROSE = {(word,) for word in ("msg", "msgs", "message", "messages", "text", "texts")}
 _CATEGORY_WORDS = frozenset({"kind", "type", "category", "class"})
 
 
-class SinkShapes:
-    """Decides whether a receiver, keyword or assignment target is a sink.
+# A literal that records an outcome is a word or an identifier, never prose or a pattern.
+_RECORDABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:\-]*$")
+
+
+def is_recordable(literal: str) -> bool:
+    return _RECORDABLE.match(literal) is not None
+
+
+class Vocabulary:
+    """Decides, for one Settings, whether a receiver, keyword or assignment target is a sink and
+    whether a name may hold a registry (registry words, or a configured registry's name).
 
     The name's head noun decides (`names.head`): `failures`, `run_errors`, `failures_by_case`,
     `error_codes` are sinks; `error_handlers`, `error_message`, `exit_codes`, `lang_code`,
     `on_error` are not. A `code(s)` head counts alone or after a failure word only.
     """
 
-    def __init__(self, sinks: Sinks) -> None:
+    def __init__(self, settings: Settings) -> None:
+        sinks = settings.sinks
         self._receivers = frozenset(sinks.receivers)
         self._suffixes = frozenset(sinks.names)
         self.methods = frozenset(sinks.methods)
         self.keywords = frozenset(sinks.keywords)
+        self.configured = frozenset(settings.configured_names())
+
+    def looks_like_registry(self, name: str) -> bool:
+        return name in self.configured or is_registry_name(name)
 
     def is_receiver(self, name: str) -> bool:
         if segments(name)[-1:] in _PROSE:

@@ -173,6 +173,13 @@ def test_rules_and_explain(project):
     assert project.run("explain", "FC999").returncode == 2
 
 
+def test_explain_without_a_rule_lists_the_rules(project):
+    listed = project.run("explain")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == project.run("rules").stdout
+    assert [line.split()[:2] for line in listed.stdout.splitlines()][1] == ["FC002", "stage-spanning-try"]
+
+
 def test_version(project):
     result = project.run("--version")
     assert result.returncode == 0 and "failcode" in result.stdout

@@ -270,17 +270,24 @@ def registry(paths, output_format, config) -> None:
     sys.exit(result.exit_code if result.errors else 0)
 
 
-@main.command()
-def rules() -> None:
-    """Table of rules."""
+def _rule_table() -> None:
     for rule in RULES:
         click.echo(f"{rule.code}  {rule.name:<26} {'on ' if rule.default else 'off'}  {rule.summary}")
 
 
 @main.command()
-@click.argument("rule")
-def explain(rule: str) -> None:
-    """Print the documentation page of RULE (code or name)."""
+def rules() -> None:
+    """Table of rules."""
+    _rule_table()
+
+
+@main.command()
+@click.argument("rule", required=False)
+def explain(rule: Optional[str]) -> None:
+    """Print the documentation page of RULE (code or name); without RULE, the table of rules to pick from."""
+    if rule is None:
+        _rule_table()
+        return
     code = rule.upper() if rule.upper() in BY_CODE else next((r.code for r in RULES if r.name == rule), None)
     if code is None:
         _fail(f"unknown rule `{rule}` (known: {', '.join(BY_CODE)})")

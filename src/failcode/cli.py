@@ -6,12 +6,13 @@ Exit status: 0 clean, 1 findings, 2 usage/configuration error, 3 input not check
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Optional, TextIO
 
 import click
 
@@ -27,11 +28,11 @@ from failcode.sourcelines import SourceLines
 FORMATS = ("text", "json", "sarif", "github")
 
 
-def _codes(values: tuple[str, ...]) -> Optional[tuple[str, ...]]:
+def _listed(values: tuple[str, ...]) -> Optional[tuple[str, ...]]:
     """`--select FC001,FC002 --select FC003` → ('FC001', 'FC002', 'FC003'); None when not given."""
     if not values:
         return None
-    return tuple(code.strip() for value in values for code in value.split(",") if code.strip())
+    return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
 
 
 def _fail(message: str, status: int = EXIT_CONFIG) -> None:
@@ -43,23 +44,38 @@ def _settings(config: Optional[Path], paths: tuple[Path, ...]) -> Settings:
     return api.settings_for(config, paths[0] if paths and str(paths[0]) != "-" else None)
 
 
-def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options,
-         stdin: Optional[bytes] = None) -> tuple[Settings, Result]:
-    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`."""
+def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options, stdin: Optional[bytes] = None,
+         exclude: Optional[tuple[str, ...]] = None, extend_exclude: tuple[str, ...] = ()) -> tuple[Settings, Result]:
+    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`. `exclude`
+    replaces the configured patterns and `extend_exclude` adds to them, as ruff's options do."""
     try:
         settings = _settings(config, paths)
+        settings = dataclasses.replace(settings, exclude=settings.exclude if exclude is None else exclude,
+                                       extend_exclude=settings.extend_exclude + extend_exclude)
         if stdin is not None:
-            return settings, engine.run_source(stdin, paths[0], settings, options)
-        return settings, engine.run(list(paths) or [Path(".")], settings, options)
+            result = engine.run_source(stdin, paths[0], settings, options)
+        else:
+            result = engine.run(list(paths) or [Path(".")], settings, options)
     except ConfigError as exc:
         _fail(str(exc))
     except Exception as exc:  # a bug in failcode outside any one rule or file (a worker died): exit 4
         _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
-    raise AssertionError("unreachable")
+    if not result.files and not result.errors:
+        _nothing_checked(paths, options.force_exclude)
+    return settings, result
+
+
+def _nothing_checked(paths: tuple[Path, ...], force_exclude: bool) -> None:
+    """No Python file under `paths`: a mistyped path or an exclude that is too wide, so a usage
+    error (exit 2) rather than a clean pass. Except when --force-exclude removed every file that was
+    named: pre-commit passes batches of files, and a batch of excluded files is nothing to fix."""
+    click.echo(f"failcode: warning: no Python files found under {' '.join(map(str, paths)) or '.'}", err=True)
+    if not (force_exclude and paths and not any(path.is_dir() for path in paths)):
+        sys.exit(EXIT_CONFIG)
 
 
 def _baselined(result: Result, lines: SourceLines, known: Optional[frozenset[str]], baseline_file: Optional[Path],
-               write_baseline: Optional[Path]) -> Result:
+               write_baseline: Optional[Path], quiet: bool = False) -> Result:
     """The result with baselined findings removed; after `--write-baseline`, with none left."""
     if write_baseline is not None:
         if result.errors:
@@ -75,7 +91,7 @@ def _baselined(result: Result, lines: SourceLines, known: Optional[frozenset[str
     if known is None or baseline_file is None:
         return result
     fresh = baseline.new_findings(result.findings, known, lines, baseline_file)
-    if len(fresh) < len(result.findings):
+    if len(fresh) < len(result.findings) and not quiet:
         click.echo(f"failcode: {len(result.findings) - len(fresh)} finding(s) hidden by baseline {baseline_file}",
                    err=True)
     return dataclasses.replace(result, findings=fresh)
@@ -112,9 +128,16 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @main.command()
 @_path_argument
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to FILE instead of standard output.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only findings and errors: no summary, no progress.")
 @click.option("--select", multiple=True, help="Rules to enable (codes or prefixes, comma-separated).")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
 @click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
+@click.option("--exclude", multiple=True, metavar="PATTERNS",
+              help="Gitignore-style patterns (comma-separated) to skip, replacing the configured `exclude`.")
+@click.option("--extend-exclude", multiple=True, metavar="PATTERNS",
+              help="Patterns to skip on top of the configured `exclude` and `extend-exclude`.")
 @_config_option
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding (text format).")
@@ -130,11 +153,12 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache directory (default: .failcode_cache).")
-def check(paths, output_format, select, ignore, extend_select, config, exit_zero, statistics, show_source,
-          severity, baseline_file, write_baseline, stdin_filename, force_exclude, jobs, no_cache, cache_dir) -> None:
+def check(paths, output_format, output_file, quiet, select, ignore, extend_select, exclude, extend_exclude, config,
+          exit_zero, statistics, show_source, severity, baseline_file, write_baseline, stdin_filename, force_exclude,
+          jobs, no_cache, cache_dir) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
     options = Options(
-        select=_codes(select), ignore=_codes(ignore) or (), extend_select=_codes(extend_select) or (),
+        select=_listed(select), ignore=_listed(ignore) or (), extend_select=_listed(extend_select) or (),
         force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
     )
     stdin = None
@@ -149,45 +173,64 @@ def check(paths, output_format, select, ignore, extend_select, config, exit_zero
             known = baseline.load(baseline_file)
         except ConfigError as exc:
             _fail(str(exc))
-    with terminal.Progress(sys.stderr):
-        _, result = _run(paths, config, options, stdin)
+    out = _open_report(output_file)
+    with contextlib.nullcontext() if quiet else terminal.Progress(sys.stderr):
+        _, result = _run(paths, config, options, stdin, _listed(exclude), _listed(extend_exclude) or ())
     lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
-    result = _baselined(result, lines, known, baseline_file, write_baseline)
+    result = _baselined(result, lines, known, baseline_file, write_baseline, quiet)
+    with out:
+        _report(result, lines, output_format, out, statistics=statistics, show_source=show_source,
+                severity=severity)
+    if not quiet and output_format in ("text", "github"):
+        click.echo(text_report.summary(result))
+    status = result.exit_code
+    if exit_zero and status == EXIT_FINDINGS:
+        status = 0
+    sys.exit(status)
+
+
+def _open_report(output_file: Optional[Path]) -> TextIO:
+    """Where the report goes: standard output (never closed), or FILE, opened before anything is
+    checked so that a path that cannot be written is a usage error, not a lost report."""
+    try:
+        return click.open_file(str(output_file or "-"), "w", encoding="utf-8" if output_file else None)
+    except OSError as exc:
+        _fail(f"{output_file}: cannot write the report: {exc.strerror or exc}")
+    raise AssertionError("unreachable")
+
+
+def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO, *, statistics: bool,
+            show_source: bool, severity: str) -> None:
+    """The report in `output_format` on `out`; files that could not be checked go to stderr beside
+    the text formats (the JSON and SARIF documents carry them inside)."""
     if output_format == "json":
         from failcode.report import json as json_report
 
-        click.echo(json_report.render(result))
+        click.echo(json_report.render(result), file=out)
     elif output_format == "sarif":
         from failcode.report import sarif
 
-        click.echo(sarif.render(result, lines, severity))
+        click.echo(sarif.render(result, lines, severity), file=out)
     elif output_format == "github":
         from failcode.report import github
 
         for line in github.lines(result, severity):
-            click.echo(line)
-        click.echo(text_report.summary(result))
+            click.echo(line, file=out)
     elif statistics:
         _print_errors(result)
         counts: dict[str, int] = {}
         for finding in result.findings:
             counts[finding.rule] = counts.get(finding.rule, 0) + 1
         for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-            click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}")
-        click.echo(text_report.summary(result))
+            click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}", file=out)
     else:
-        color = terminal.use_color(sys.stdout)
+        color = terminal.use_color(out)
         for finding, line in zip(result.findings, text_report.finding_lines(result, color)):
-            click.echo(line, color=color)
+            click.echo(line, file=out, color=color)
             if show_source:
                 for row in terminal.source_lines(finding, lines, color):
-                    click.echo(row, color=color)
+                    click.echo(row, file=out, color=color)
         _print_errors(result)
-        click.echo(text_report.summary(result))
-    status = result.exit_code
-    if exit_zero and status == EXIT_FINDINGS:
-        status = 0
-    sys.exit(status)
 
 
 @main.command()

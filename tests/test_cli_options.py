@@ -52,7 +52,8 @@ def test_output_file_leaves_unparseable_files_on_stderr(project):
     result = project.run("check", "-o", "report.txt")
     assert result.returncode == 3
     assert (project.root / "report.txt").read_text(encoding="utf-8").startswith(FC006_LINE)
-    assert result.stderr.startswith("b.py")
+    assert result.stderr == "b.py:1:12: E999 SyntaxError: invalid syntax\n"
+    assert result.stdout == "1 file checked, 1 finding, 1 file could not be checked.\n"
 
 
 def test_output_file_that_cannot_be_written_is_a_usage_error(project):
@@ -92,7 +93,7 @@ def test_quiet_keeps_errors_and_their_exit_status(project):
     result = project.run("check", "-q")
     assert result.returncode == 3
     assert len(result.stdout.splitlines()) == 1
-    assert result.stderr.startswith("b.py")
+    assert result.stderr == "b.py:1:12: E999 SyntaxError: invalid syntax\n"
     assert "checked" not in result.stdout + result.stderr
 
 

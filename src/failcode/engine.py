@@ -47,6 +47,9 @@ class Options:
 
 @dataclass
 class Result:
+    """What a run found. `files` counts the files checked: those found, less those that could not
+    be read, decoded or parsed (each of which is in `errors`)."""
+
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     files: int = 0
@@ -140,7 +143,7 @@ def extract_data(task: Task, data: bytes, settings: Settings) -> Union[FileFacts
     try:
         return extract(data, task.display, task.module, task.is_package, settings)
     except InputError as exc:
-        return FileError(task.display, exc.kind, exc.message)
+        return FileError(task.display, exc.kind, exc.message, exc.line, exc.column)
     except Exception as exc:  # a bug in failcode's extractor, reported as such (exit 4)
         return FileError(task.display, "internal",
                          f"failcode crashed extracting facts: {type(exc).__name__}: {exc}")
@@ -257,7 +260,7 @@ def _configured(settings: Settings, outcomes: dict[str, Union[FileFacts, FileErr
         task = tasks_by_abs.get(str(path))
         facts = outcomes.get(task.display) if task else None
         if not isinstance(facts, FileFacts):
-            why = f" ({facts.kind}: {facts.message})" if isinstance(facts, FileError) else ""
+            why = f" ({facts.kind} at {facts.line}:{facts.column}: {facts.message})" if isinstance(facts, FileError) else ""
             raise ConfigError(f"{where}: {file_part} could not be read or parsed{why}")
         registry = next((r for r in facts.registries if r.name == name), None)
         if registry is None:
@@ -317,7 +320,7 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]
     configured = _configured(settings, {o.path: o for o in outcomes}, tasks_by_abs)
     project = Project.build(facts, configured, patterns(settings))
-    result = Result(errors=errors, files=len(tasks), project=project)
+    result = Result(errors=errors, files=len(tasks) - len(errors), project=project)
     judged = [f for f in facts if f.path in checked_displays]
     judged += [FileFacts(r.path, "") for r in configured if r.kind in ("toml", "txt")]
     ignores = [(pathspec.GitIgnoreSpec.from_lines([pattern]), set(codes)) for pattern, codes in settings.per_file_ignores]

@@ -166,8 +166,13 @@ class Finding:
 
 @dataclass(frozen=True, order=True)
 class FileError:
-    """A file failcode could not check (input error) or a rule that crashed on it (internal)."""
+    """A file failcode could not check (input error) or a rule that crashed on it (internal).
+
+    `line` and `column` (1-based) locate a syntax error, so editors and annotations point at it;
+    other errors concern the whole file and stay at 1:1."""
 
     path: str
     kind: str  # unparseable | unreadable | undecodable | internal
     message: str
+    line: int = 1
+    column: int = 1

@@ -207,3 +207,34 @@ def test_no_progress_line_off_a_terminal(tmp_path):
         with Progress(stream, delay=0.0, interval=0.05):
             time.sleep(0.2)
     assert (tmp_path / "log").read_text(encoding="utf-8") == ""
+
+
+def test_progress_line_counts_files_once_the_engine_reports_them():
+    master, slave = pty.openpty()
+    with open(slave, "w", encoding="utf-8", closefd=True) as stream:
+        with Progress(stream, delay=0.0, interval=0.05) as progress:
+            progress.update(120, 843)
+            time.sleep(0.3)
+        shown = b""
+        while select.select([master], [], [], 0.2)[0]:
+            shown += os.read(master, 65536)
+    os.close(master)
+    assert "failcode: checking 120/843 files... 0s" in shown.decode()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_engine_reports_each_file_done_of_all(tmp_path, jobs):
+    """Twelve files (enough for a pool with two jobs): (0, 12) first, then one step per file."""
+    from failcode import api
+    from failcode.engine import Options
+
+    write_tree(tmp_path, {f"m{n:02}.py": "def f(failures):\n    failures.add('A_FAILED')\n" for n in range(12)})
+    calls: list[tuple[int, int]] = []
+    cache = tmp_path / "cache"
+    options = Options(jobs=jobs, cache_dir=cache, progress=lambda done, total: calls.append((done, total)))
+    result = api.check_paths(tmp_path, options=options)
+    assert result.files == 12 and not result.errors
+    assert calls == [(n, 12) for n in range(13)]
+    calls.clear()
+    api.check_paths(tmp_path, options=options)  # every file answered by the cache: done at once
+    assert calls == [(12, 12)]

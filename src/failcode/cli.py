@@ -157,9 +157,11 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
           exit_zero, statistics, show_source, severity, baseline_file, write_baseline, stdin_filename, force_exclude,
           jobs, no_cache, cache_dir) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
+    progress = None if quiet else terminal.Progress(sys.stderr)
     options = Options(
         select=_listed(select), ignore=_listed(ignore) or (), extend_select=_listed(extend_select) or (),
         force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
+        progress=progress.update if progress else None,
     )
     stdin = None
     if stdin_filename is not None or any(str(path) == "-" for path in paths):
@@ -174,7 +176,7 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
         except ConfigError as exc:
             _fail(str(exc))
     out = _open_report(output_file)
-    with contextlib.nullcontext() if quiet else terminal.Progress(sys.stderr):
+    with progress or contextlib.nullcontext():
         _, result = _run(paths, config, options, stdin, _listed(exclude), _listed(extend_exclude) or ())
     lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
     result = _baselined(result, lines, known, baseline_file, write_baseline, quiet)

@@ -8,13 +8,14 @@ rule, and a configuration mistake a ConfigError — never a finding, never silen
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
 import pathspec
 
@@ -43,6 +44,8 @@ class Options:
     jobs: Optional[int] = None
     use_cache: bool = True
     cache_dir: Optional[Path] = None
+    # called with (files done, files in all) as files finish extraction, the run's slow part
+    progress: Optional[Callable[[int, int], None]] = None
 
 
 @dataclass
@@ -161,6 +164,14 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
         else:
             missing.append((index, task, key))
     jobs = _jobs(options, len(missing))
+    done = itertools.count(len(tasks) - len(missing))  # the cache answered the others
+
+    def finished() -> None:
+        """Report one more file done (the first call reports those the cache answered)."""
+        if options.progress is not None:
+            options.progress(next(done), len(tasks))
+
+    finished()
     if missing:
         import failcode.prescreen  # noqa: F401 - here, not at the top: a run the cache answers never loads LibCST
         # What is alive now (modules, the caller's data) is no garbage: collections during extraction
@@ -168,14 +179,20 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
         gc.freeze()
     if jobs <= 1:
         _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
-        fresh = [extract_task(task, settings) for _, task, _ in missing]
+        fresh = []
+        for _, task, _ in missing:
+            fresh.append(extract_task(task, settings))
+            finished()
     else:
         order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
         with _pool(jobs, settings) as pool:
             # small chunks: after the pre-screen, a few large files can hold most of the LibCST work
             computed = pool.map(extract_task, [missing[i][1] for i in order],
                                 chunksize=max(1, len(order) // (jobs * 32)))
-            fresh_by = dict(zip(order, computed))
+            fresh_by = {}
+            for i, outcome in zip(order, computed):  # map yields in order, each as soon as it is ready
+                fresh_by[i] = outcome
+                finished()
         fresh = [fresh_by[i] for i in range(len(missing))]
     gc.unfreeze()
     for (index, task, key), outcome in zip(missing, fresh):

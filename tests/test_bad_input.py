@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -35,13 +36,19 @@ def _run(root: Path, *paths: str, preexec_fn=None):
     return result
 
 
-def _input_error(result, path: str, kind: str, reason: str) -> None:
-    """Exit 3, good.py still reported, and exactly one stderr line naming `path`, `kind` and `reason`."""
+# ruff's tags: E999 for syntax, E902 for a file that cannot be read or decoded
+TAGS = {"unparseable": "E999 SyntaxError: ", "undecodable": "E902 ", "unreadable": "E902 "}
+
+
+def _input_error(result, path: str, kind: str, reason: str, at: Optional[str] = None) -> None:
+    """Exit 3, good.py still reported, and exactly one stderr line `path:line:col: TAG …reason…`,
+    at `at` when given; a file that cannot be read or decoded has no better position than 1:1."""
     assert result.returncode == 3, (result.returncode, result.stdout, result.stderr)
     assert GOOD_FINDING in result.stdout, result.stdout
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, lines
-    assert lines[0].startswith(f"{path}: {kind}: "), lines
+    at = at or (r"\d+:\d+" if kind == "unparseable" else "1:1")
+    assert re.match(rf"{re.escape(path)}:{at}: {TAGS[kind]}", lines[0]), lines
     assert reason in lines[0], lines
 
 
@@ -147,7 +154,7 @@ def test_nul_bytes(root):
 
 def test_syntax_error(root):
     (root / "bad.py").write_text("def broken(:\n    pass\n")
-    _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "syntax error at 1:")
+    _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "invalid syntax", at="1:12")
 
 
 def test_syntax_only_libcst_checks(root):
@@ -159,7 +166,7 @@ def test_syntax_only_libcst_checks(root):
 
 def test_python2_print_statement(root):
     (root / "bad.py").write_text('print "hello"\n')
-    _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "syntax error at 1:")
+    _input_error(_run(root, "bad.py", "good.py"), "bad.py", "unparseable", "Missing parentheses", at="1:1")
 
 
 def test_brackets_nested_1000_deep(root):
@@ -212,7 +219,7 @@ def test_symlink_loop_inside_a_directory(root):
     assert result.returncode == 3
     assert GOOD_FINDING in result.stdout
     errors = sorted(result.stderr.splitlines())
-    assert [line.split(":")[:2] for line in errors] == [["loop_a.py", " unreadable"], ["loop_b.py", " unreadable"]]
+    assert [line.split(" ")[:2] for line in errors] == [["loop_a.py:1:1:", "E902"], ["loop_b.py:1:1:", "E902"]]
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
@@ -356,7 +363,7 @@ def test_registry_not_a_literal_collection(root):
 def test_registry_file_that_cannot_be_parsed(root):
     (root / "codes.py").write_text("CODES = [\n")
     _config_error(root, '[tool.failcode]\nregistry = ["codes.py:CODES"]\n', "`codes.py:CODES`",
-                  "could not be read or parsed", "syntax error")
+                  "could not be read or parsed", "unparseable at 1:9: '[' was never closed")
 
 
 def test_registry_data_file_not_valid_toml(root):
@@ -377,7 +384,7 @@ def test_every_error_line_is_one_line(root):
     result = _run(root, ".")
     assert result.returncode == 3
     lines = result.stderr.splitlines()
-    assert [re.match(r"^(\S+): (\w+): .+$", line).groups() for line in lines] == [
-        ("a_bad.py", "undecodable"), ("b_bad.py", "unparseable"), ("c_bad.py", "unparseable")]
+    assert [re.match(r"^(\S+?):(\d+):(\d+): (E\d+) .+$", line).groups() for line in lines] == [
+        ("a_bad.py", "1", "1", "E902"), ("b_bad.py", "1", "5", "E999"), ("c_bad.py", "1", "1", "E999")]
     assert GOOD_FINDING in result.stdout
-    assert "4 files checked, 1 finding, 3 files could not be checked." in result.stdout
+    assert "1 file checked, 1 finding, 3 files could not be checked." in result.stdout

@@ -2,13 +2,14 @@
 configuration never reuses facts extracted under the old one, and an unwritable cache only costs time.
 
 Every test compares a cached run with what the contract expects and with a `--no-cache` run of the
-same tree. Entries are found on disk under the cache directory (every file but CACHEDIR.TAG).
+same tree. Entries are found on disk under the cache directory (every file but CACHEDIR.TAG and .gitignore).
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +29,7 @@ def _tree(root: Path) -> Path:
 
 
 def _entries(cache: Path) -> list[Path]:
-    return sorted(p for p in cache.rglob("*") if p.is_file() and p.name != "CACHEDIR.TAG")
+    return sorted(p for p in cache.rglob("*") if p.is_file() and p.name not in ("CACHEDIR.TAG", ".gitignore"))
 
 
 def _check(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -50,6 +51,20 @@ def test_cache_directory_is_created_with_a_cachedir_tag(tmp_path):
     _expected(_check(tmp_path, "--cache-dir", str(cache)))
     assert (cache / "CACHEDIR.TAG").read_text().startswith(TAG_SIGNATURE)
     assert len(_entries(cache)) == 12  # one per file, the unparseable one included
+
+
+def test_default_cache_directory_never_shows_as_untracked_in_git(tmp_path):
+    """Its own `.gitignore` (`*`) hides it: `git status` lists the checked files, not the cache."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    _tree(tmp_path)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    _expected(_check(tmp_path, "--use-cache"))
+    assert (tmp_path / ".failcode_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=tmp_path,
+                            capture_output=True, text=True, check=True).stdout
+    untracked = sorted(line[3:] for line in status.splitlines())
+    assert untracked == sorted(["pkg/broken.py", "pkg/lower.py", *(f"pkg/m{n}.py" for n in range(10))])
 
 
 def test_default_cache_location_is_tagged(tmp_path):

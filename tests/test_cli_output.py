@@ -66,7 +66,7 @@ def test_exit_zero_keeps_input_errors(harness):
     write_tree(harness, {"harness/broken.py": "def broken(:\n"})
     result = failcode("check", "--exit-zero", "harness", cwd=harness)
     assert result.returncode == 3
-    assert "harness/broken.py: unparseable" in result.stderr
+    assert "harness/broken.py:1:12: E999 SyntaxError: " in result.stderr
 
 
 def test_exit_zero_keeps_usage_errors(harness):
@@ -105,7 +105,7 @@ def test_stdin_filename_names_the_file_for_config_and_output(harness):
 def test_unparseable_stdin_is_exit_3(tmp_path):
     result = failcode("check", "-", cwd=tmp_path, input="def broken(:\n")
     assert result.returncode == 3
-    assert result.stderr.startswith("<stdin>: unparseable: ")
+    assert result.stderr == "<stdin>:1:12: E999 SyntaxError: invalid syntax\n"
 
 
 def test_dash_with_other_paths_is_a_usage_error(harness):
@@ -207,3 +207,34 @@ def test_no_progress_line_off_a_terminal(tmp_path):
         with Progress(stream, delay=0.0, interval=0.05):
             time.sleep(0.2)
     assert (tmp_path / "log").read_text(encoding="utf-8") == ""
+
+
+def test_progress_line_counts_files_once_the_engine_reports_them():
+    master, slave = pty.openpty()
+    with open(slave, "w", encoding="utf-8", closefd=True) as stream:
+        with Progress(stream, delay=0.0, interval=0.05) as progress:
+            progress.update(120, 843)
+            time.sleep(0.3)
+        shown = b""
+        while select.select([master], [], [], 0.2)[0]:
+            shown += os.read(master, 65536)
+    os.close(master)
+    assert "failcode: checking 120/843 files... 0s" in shown.decode()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_engine_reports_each_file_done_of_all(tmp_path, jobs):
+    """Twelve files (enough for a pool with two jobs): (0, 12) first, then one step per file."""
+    from failcode import api
+    from failcode.engine import Options
+
+    write_tree(tmp_path, {f"m{n:02}.py": "def f(failures):\n    failures.add('A_FAILED')\n" for n in range(12)})
+    calls: list[tuple[int, int]] = []
+    cache = tmp_path / "cache"
+    options = Options(jobs=jobs, cache_dir=cache, progress=lambda done, total: calls.append((done, total)))
+    result = api.check_paths(tmp_path, options=options)
+    assert result.files == 12 and not result.errors
+    assert calls == [(n, 12) for n in range(13)]
+    calls.clear()
+    api.check_paths(tmp_path, options=options)  # every file answered by the cache: done at once
+    assert calls == [(12, 12)]

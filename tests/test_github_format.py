@@ -84,7 +84,7 @@ def test_unparseable_file_is_an_error_annotation(tmp_path):
     assert annotation["level"] == "error"
     assert annotation["file"] == "bad, name.py"
     assert annotation["title"] == "failcode unparseable error"
-    assert "line" not in annotation
+    assert (annotation["line"], annotation["col"]) == ("1", "12")  # the `:` Python stops at
 
 
 def test_severity_warning(tmp_path):

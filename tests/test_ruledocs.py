@@ -28,3 +28,10 @@ def test_page_examples_run(project, rule):
     (project.root / "example.py").unlink()
     project.write({"fixed.py": fixed})
     assert project.findings("--extend-select", rule.code) == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_page_stands_on_its_own(rule):
+    """`failcode explain` and SARIF viewers show one page alone: it may not cite numbered lessons
+    that no page defines."""
+    assert "lesson" not in ruledocs.page(rule.code).lower()

@@ -21,10 +21,11 @@ import jsonschema
 import pytest
 from conftest import HARNESS_EXPECTED, REPO, failcode, write_tree
 
-from failcode import __version__, ruledocs
+from failcode import ruledocs
 from failcode.model import Result
 from failcode.model import FileError
 from failcode.report import sarif
+from failcode.version import __version__
 from failcode.sourcelines import SourceLines
 
 EXPECTED = set(HARNESS_EXPECTED)
@@ -150,9 +151,22 @@ def test_driver_describes_every_rule_from_its_page(harness):
         assert 0 < len(rule["fullDescription"]["text"]) <= 1024
         assert rule["fullDescription"]["text"] == ruledocs.summary_text(rule["id"])
         assert rule["help"]["markdown"] == ruledocs.page(rule["id"])
+        assert "\n\n" not in rule["fullDescription"]["text"]  # the first paragraph of `What it does`
+        assert ruledocs.page(rule["id"]).startswith(f"# {rule['id']}: ")
         assert rule["defaultConfiguration"]["level"] == "error"
     enabled = {rule["id"]: rule["defaultConfiguration"]["enabled"] for rule in driver["rules"]}
     assert enabled["FC008"] is False and enabled["FC001"] is True
+
+
+def test_each_rule_page_appears_once_in_the_document(harness):
+    """The page is the rule's help (markdown); nothing else, results included, repeats it."""
+    result = failcode("check", "--format", "sarif", "harness", cwd=harness)
+    assert result.returncode == 1, result.stderr
+    for code in RULE_CODES:
+        page = json.dumps(ruledocs.page(code))[1:-1]  # as the page's text is escaped inside the document
+        assert result.stdout.count(page) == 1, code
+        why = json.dumps(ruledocs.sections(code)["Why is this bad?"])[1:-1]
+        assert result.stdout.count(why) == 1, code  # only inside the page: no field repeats a section
 
 
 def test_fingerprints_survive_lines_inserted_above(harness):

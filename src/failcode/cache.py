@@ -21,6 +21,9 @@ from failcode.model import FileError, FileFacts
 from failcode.version import __version__
 
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by failcode.\n"
+# Written into a new cache directory, as ruff does: backup tools skip it (CACHEDIR.TAG) and git never
+# lists it as untracked (.gitignore), without the user adding it to their own ignore files.
+MARKERS = {"CACHEDIR.TAG": TAG, ".gitignore": "# Automatically created by failcode.\n*\n"}
 Entry = Union[FileFacts, FileError]
 
 
@@ -53,9 +56,10 @@ class Cache:
                                   else settings.root / ".failcode_cache")
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            tag = directory / "CACHEDIR.TAG"
-            if not tag.exists():
-                tag.write_text(TAG)
+            for name, text in MARKERS.items():
+                marker = directory / name
+                if not marker.exists():
+                    marker.write_text(text)
             if not os.access(directory, os.W_OK):
                 return None
         except OSError:

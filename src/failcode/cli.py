@@ -6,20 +6,21 @@ Exit status: 0 clean, 1 findings, 2 usage/configuration error, 3 input not check
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Optional, TextIO
 
 import click
 
 from failcode import api, baseline, engine, ruledocs
 from failcode.config import ConfigError, Settings
 from failcode.engine import Options
-from failcode.model import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Result
 from failcode.files import display_path
+from failcode.model import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Result
 from failcode.report import terminal
 from failcode.report import text as text_report
 from failcode.rules import BY_CODE, RULES
@@ -29,11 +30,11 @@ from failcode.version import __version__
 FORMATS = ("text", "json", "sarif", "github")
 
 
-def _codes(values: tuple[str, ...]) -> Optional[tuple[str, ...]]:
+def _listed(values: tuple[str, ...]) -> Optional[tuple[str, ...]]:
     """`--select FC001,FC002 --select FC003` → ('FC001', 'FC002', 'FC003'); None when not given."""
     if not values:
         return None
-    return tuple(code.strip() for value in values for code in value.split(",") if code.strip())
+    return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
 
 
 def _fail(message: str, status: int = EXIT_CONFIG) -> None:
@@ -45,23 +46,38 @@ def _settings(config: Optional[Path], paths: tuple[Path, ...]) -> Settings:
     return api.settings_for(config, paths[0] if paths and str(paths[0]) != "-" else None)
 
 
-def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options,
-         stdin: Optional[bytes] = None) -> tuple[Settings, Result]:
-    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`."""
+def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options, stdin: Optional[bytes] = None,
+         exclude: Optional[tuple[str, ...]] = None, extend_exclude: tuple[str, ...] = ()) -> tuple[Settings, Result]:
+    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`. `exclude`
+    replaces the configured patterns and `extend_exclude` adds to them, as ruff's options do."""
     try:
         settings = _settings(config, paths)
+        settings = dataclasses.replace(settings, exclude=settings.exclude if exclude is None else exclude,
+                                       extend_exclude=settings.extend_exclude + extend_exclude)
         if stdin is not None:
-            return settings, engine.run_source(stdin, paths[0], settings, options)
-        return settings, engine.run(list(paths) or [Path(".")], settings, options)
+            result = engine.run_source(stdin, paths[0], settings, options)
+        else:
+            result = engine.run(list(paths) or [Path(".")], settings, options)
     except ConfigError as exc:
         _fail(str(exc))
     except Exception as exc:  # a bug in failcode outside any one rule or file (a worker died): exit 4
         _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
-    raise AssertionError("unreachable")
+    if not result.files and not result.errors:
+        _nothing_checked(paths, options.force_exclude)
+    return settings, result
+
+
+def _nothing_checked(paths: tuple[Path, ...], force_exclude: bool) -> None:
+    """No Python file under `paths`: a mistyped path or an exclude that is too wide, so a usage
+    error (exit 2) rather than a clean pass. Except when --force-exclude removed every file that was
+    named: pre-commit passes batches of files, and a batch of excluded files is nothing to fix."""
+    click.echo(f"failcode: warning: no Python files found under {' '.join(map(str, paths)) or '.'}", err=True)
+    if not (force_exclude and paths and not any(path.is_dir() for path in paths)):
+        sys.exit(EXIT_CONFIG)
 
 
 def _baselined(result: Result, lines: SourceLines, known: Optional[frozenset[str]], baseline_file: Optional[Path],
-               write_baseline: Optional[Path]) -> Result:
+               write_baseline: Optional[Path], quiet: bool = False) -> Result:
     """The result with baselined findings removed; after `--write-baseline`, with none left."""
     if write_baseline is not None:
         if result.errors:
@@ -77,7 +93,7 @@ def _baselined(result: Result, lines: SourceLines, known: Optional[frozenset[str
     if known is None or baseline_file is None:
         return result
     fresh = baseline.new_findings(result.findings, known, lines, baseline_file)
-    if len(fresh) < len(result.findings):
+    if len(fresh) < len(result.findings) and not quiet:
         click.echo(f"failcode: {len(result.findings) - len(fresh)} finding(s) hidden by baseline {baseline_file}",
                    err=True)
     return dataclasses.replace(result, findings=fresh)
@@ -114,9 +130,16 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @main.command()
 @_path_argument
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--output-file", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to FILE instead of standard output.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only findings and errors: no summary, no progress.")
 @click.option("--select", multiple=True, help="Rules to enable (codes or prefixes, comma-separated).")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
 @click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
+@click.option("--exclude", multiple=True, metavar="PATTERNS",
+              help="Gitignore-style patterns (comma-separated) to skip, replacing the configured `exclude`.")
+@click.option("--extend-exclude", multiple=True, metavar="PATTERNS",
+              help="Patterns to skip on top of the configured `exclude` and `extend-exclude`.")
 @_config_option
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding (text format).")
@@ -134,14 +157,16 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache directory (default: .failcode_cache).")
 @click.option("--no-prescreen", is_flag=True,
               help="Parse every file with LibCST, skipping none by the ast pre-screen (slower; same report).")
-def check(paths, output_format, select, ignore, extend_select, config, exit_zero, statistics, show_source,
-          severity, baseline_file, write_baseline, stdin_filename, force_exclude, jobs, no_cache, cache_dir,
-          no_prescreen) -> None:
+def check(paths, output_format, output_file, quiet, select, ignore, extend_select, exclude, extend_exclude, config,
+          exit_zero, statistics, show_source, severity, baseline_file, write_baseline, stdin_filename, force_exclude,
+          jobs, no_cache, cache_dir, no_prescreen) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
+    progress = None if quiet else terminal.Progress(sys.stderr)
     options = Options(
-        select=_codes(select), ignore=_codes(ignore) or (), extend_select=_codes(extend_select) or (),
+        select=_listed(select), ignore=_listed(ignore) or (), extend_select=_listed(extend_select) or (),
         force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
         prescreen=not no_prescreen,
+        progress=progress.update if progress else None,
     )
     stdin = None
     if stdin_filename is not None or any(str(path) == "-" for path in paths):
@@ -155,45 +180,64 @@ def check(paths, output_format, select, ignore, extend_select, config, exit_zero
             known = baseline.load(baseline_file)
         except ConfigError as exc:
             _fail(str(exc))
-    with terminal.Progress(sys.stderr):
-        _, result = _run(paths, config, options, stdin)
+    out = _open_report(output_file)
+    with progress or contextlib.nullcontext():
+        _, result = _run(paths, config, options, stdin, _listed(exclude), _listed(extend_exclude) or ())
     lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
-    result = _baselined(result, lines, known, baseline_file, write_baseline)
+    result = _baselined(result, lines, known, baseline_file, write_baseline, quiet)
+    with out:
+        _report(result, lines, output_format, out, statistics=statistics, show_source=show_source,
+                severity=severity)
+    if not quiet and output_format in ("text", "github"):
+        click.echo(text_report.summary(result))
+    status = result.exit_code
+    if exit_zero and status == EXIT_FINDINGS:
+        status = 0
+    sys.exit(status)
+
+
+def _open_report(output_file: Optional[Path]) -> TextIO:
+    """Where the report goes: standard output (never closed), or FILE, opened before anything is
+    checked so that a path that cannot be written is a usage error, not a lost report."""
+    try:
+        return click.open_file(str(output_file or "-"), "w", encoding="utf-8" if output_file else None)
+    except OSError as exc:
+        _fail(f"{output_file}: cannot write the report: {exc.strerror or exc}")
+    raise AssertionError("unreachable")
+
+
+def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO, *, statistics: bool,
+            show_source: bool, severity: str) -> None:
+    """The report in `output_format` on `out`; files that could not be checked go to stderr beside
+    the text formats (the JSON and SARIF documents carry them inside)."""
     if output_format == "json":
         from failcode.report import json as json_report
 
-        click.echo(json_report.render(result))
+        click.echo(json_report.render(result), file=out)
     elif output_format == "sarif":
         from failcode.report import sarif
 
-        click.echo(sarif.render(result, lines, severity))
+        click.echo(sarif.render(result, lines, severity), file=out)
     elif output_format == "github":
         from failcode.report import github
 
         for line in github.lines(result, severity):
-            click.echo(line)
-        click.echo(text_report.summary(result))
+            click.echo(line, file=out)
     elif statistics:
         _print_errors(result)
         counts: dict[str, int] = {}
         for finding in result.findings:
             counts[finding.rule] = counts.get(finding.rule, 0) + 1
         for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-            click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}")
-        click.echo(text_report.summary(result))
+            click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}", file=out)
     else:
-        color = terminal.use_color(sys.stdout)
+        color = terminal.use_color(out)
         for finding, line in zip(result.findings, text_report.finding_lines(result, color)):
-            click.echo(line, color=color)
+            click.echo(line, file=out, color=color)
             if show_source:
                 for row in terminal.source_lines(finding, lines, color):
-                    click.echo(row, color=color)
+                    click.echo(row, file=out, color=color)
         _print_errors(result)
-        click.echo(text_report.summary(result))
-    status = result.exit_code
-    if exit_zero and status == EXIT_FINDINGS:
-        status = 0
-    sys.exit(status)
 
 
 @main.command()
@@ -276,17 +320,24 @@ def registry(paths, output_format, config) -> None:
     sys.exit(result.exit_code if result.errors else 0)
 
 
-@main.command()
-def rules() -> None:
-    """Table of rules."""
+def _rule_table() -> None:
     for rule in RULES:
         click.echo(f"{rule.code}  {rule.name:<26} {'on ' if rule.default else 'off'}  {rule.summary}")
 
 
 @main.command()
-@click.argument("rule")
-def explain(rule: str) -> None:
-    """Print the documentation page of RULE (code or name)."""
+def rules() -> None:
+    """Table of rules."""
+    _rule_table()
+
+
+@main.command()
+@click.argument("rule", required=False)
+def explain(rule: Optional[str]) -> None:
+    """Print the documentation page of RULE (code or name); without RULE, the table of rules to pick from."""
+    if rule is None:
+        _rule_table()
+        return
     code = rule.upper() if rule.upper() in BY_CODE else next((r.code for r in RULES if r.name == rule), None)
     if code is None:
         _fail(f"unknown rule `{rule}` (known: {', '.join(BY_CODE)})")

@@ -8,13 +8,14 @@ rule, and a configuration mistake a ConfigError — never a finding, never silen
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
 import pathspec
 
@@ -44,6 +45,8 @@ class Options:
     use_cache: bool = True
     cache_dir: Optional[Path] = None
     prescreen: bool = True  # False: every file through LibCST (to check that the screen loses nothing)
+    # called with (files done, files in all) as files finish extraction, the run's slow part
+    progress: Optional[Callable[[int, int], None]] = None
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,7 @@ def extract_data(task: Task, data: bytes, settings: Settings, prescreen: bool = 
     try:
         return extract_file(data, task.display, task.module, task.is_package, settings, prescreen)
     except InputError as exc:
-        return FileError(task.display, exc.kind, exc.message)
+        return FileError(task.display, exc.kind, exc.message, exc.line, exc.column)
     except Exception as exc:  # a bug in failcode's extractor, reported as such (exit 4)
         return FileError(task.display, "internal",
                          f"failcode crashed extracting facts: {type(exc).__name__}: {exc}")
@@ -143,6 +146,14 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
         else:
             missing.append((index, task, key))
     jobs = _jobs(options, len(missing))
+    done = itertools.count(len(tasks) - len(missing))  # the cache answered the others
+
+    def finished() -> None:
+        """Report one more file done (the first call reports those the cache answered)."""
+        if options.progress is not None:
+            options.progress(next(done), len(tasks))
+
+    finished()
     if missing:
         import failcode.facts  # noqa: F401 - imported before gc.freeze(), so its objects are frozen too
         # What is alive now (modules, the caller's data) is no garbage: collections during extraction
@@ -150,14 +161,20 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
         gc.freeze()
     if jobs <= 1:
         _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
-        fresh = [extract_task(task, settings, options.prescreen) for _, task, _ in missing]
+        fresh = []
+        for _, task, _ in missing:
+            fresh.append(extract_task(task, settings, options.prescreen))
+            finished()
     else:
         order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
         with _pool(jobs, settings, options.prescreen) as pool:
             # small chunks: after the pre-screen, a few large files can hold most of the LibCST work
             computed = pool.map(extract_task, [missing[i][1] for i in order],
                                 chunksize=max(1, len(order) // (jobs * 32)))
-            fresh_by = dict(zip(order, computed))
+            fresh_by = {}
+            for i, outcome in zip(order, computed):  # map yields in order, each as soon as it is ready
+                fresh_by[i] = outcome
+                finished()
         fresh = [fresh_by[i] for i in range(len(missing))]
     gc.unfreeze()
     for (index, task, key), outcome in zip(missing, fresh):
@@ -240,7 +257,7 @@ def _configured(settings: Settings, outcomes: dict[str, Union[FileFacts, FileErr
         task = tasks_by_abs.get(str(path))
         facts = outcomes.get(task.display) if task else None
         if not isinstance(facts, FileFacts):
-            why = f" ({facts.kind}: {facts.message})" if isinstance(facts, FileError) else ""
+            why = f" ({facts.kind} at {facts.line}:{facts.column}: {facts.message})" if isinstance(facts, FileError) else ""
             raise ConfigError(f"{where}: {file_part} could not be read or parsed{why}")
         registry = next((r for r in facts.registries if r.name == name), None)
         if registry is None:
@@ -301,7 +318,7 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]
     configured = _configured(settings, {o.path: o for o in outcomes}, tasks_by_abs)
     project = Project.build(facts, configured, patterns(settings))
-    result = Result(errors=errors, files=len(tasks), project=project)
+    result = Result(errors=errors, files=len(tasks) - len(errors), project=project)
     judged = {f.path: f for f in facts if f.path in checked_displays}
     # configured .toml/.txt registries are judged too; they hold no noqa comments
     reported = set(judged) | {r.path for r in configured if r.kind in ("toml", "txt")}

@@ -193,18 +193,24 @@ class Finding:
 
 @dataclass(frozen=True, order=True)
 class FileError:
-    """A file failcode could not check (input error) or a rule that crashed on it (internal)."""
+    """A file failcode could not check (input error) or a rule that crashed on it (internal).
+
+    `line` and `column` (1-based) locate a syntax error, so editors and annotations point at it;
+    other errors concern the whole file and stay at 1:1."""
 
     path: str
     kind: str  # unparseable | unreadable | undecodable | internal
     message: str
+    line: int = 1
+    column: int = 1
 
 
 @dataclass
 class Result:
     """What one check found: findings, files that could not be checked (input errors) or that a rule
-    crashed on (internal errors), the number of files checked, and the project view they were
-    judged with (`failcode sites` / `registry` read it). Reports need only this data."""
+    crashed on (internal errors), and the project view they were judged with (`failcode sites` /
+    `registry` read it). `files` counts the files checked: those found, less those that could not
+    be read, decoded or parsed. Reports need only this data."""
 
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)

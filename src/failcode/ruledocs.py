@@ -44,5 +44,5 @@ def examples(code: str) -> tuple[str, str]:
 
 
 def summary_text(code: str) -> str:
-    """The `What it does` paragraph, for short descriptions."""
-    return sections(code).get("What it does", "")
+    """The first paragraph of `What it does`, for short descriptions (the whole page is the help)."""
+    return sections(code).get("What it does", "").split("\n\n")[0]

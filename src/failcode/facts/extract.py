@@ -648,11 +648,11 @@ def _tools(settings: Settings) -> tuple[Vocabulary, StageClassifier]:
     return tools
 
 
-def _syntax_message(text: str, exc: cst.ParserSyntaxError) -> str:
+def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> InputError:
     """Python's own wording and position where it has one (LibCST's native parser often reports
-    the end of the input); LibCST's message for syntax only LibCST rejects."""
+    the end of the input); LibCST's message and position for syntax only LibCST rejects."""
     return python_syntax_error(text) or \
-        f"syntax error at {exc.editor_line}:{exc.editor_column + 1}: {exc.message}"
+        InputError("unparseable", exc.message, exc.editor_line, exc.editor_column + 1)
 
 
 def parse(text: str) -> cst.Module:
@@ -660,13 +660,13 @@ def parse(text: str) -> cst.Module:
         raise InputError("unparseable", "source contains a NUL byte")
     deep = too_deep(text)  # LibCST's parser would crash the process here, not raise
     if deep is not None:  # an unclosed bracket also looks deep: Python's syntax error says which
-        raise InputError("unparseable", (None if AST_MAY_CRASH else python_syntax_error(text)) or deep)
+        raise (None if AST_MAY_CRASH else python_syntax_error(text)) or InputError("unparseable", deep)
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        raise InputError("unparseable", _syntax_message(text, exc)) from None
+        raise _syntax_error(text, exc) from None
     except cst.CSTValidationError as exc:  # parsed, but not valid Python (`except:` before another handler)
-        raise InputError("unparseable", python_syntax_error(text) or f"invalid syntax: {exc}") from None
+        raise python_syntax_error(text) or InputError("unparseable", f"invalid syntax: {exc}") from None
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to parse") from None
 

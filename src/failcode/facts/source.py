@@ -17,12 +17,15 @@ _FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULT
 
 
 class InputError(Exception):
-    """A file failcode cannot check: unreadable, undecodable or unparseable (exit status 3)."""
+    """A file failcode cannot check: unreadable, undecodable or unparseable (exit status 3), with
+    the 1-based position of the problem where the parser gives one."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, line: int = 1, column: int = 1) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.line = line
+        self.column = column
 
 
 def encoding_of(data: bytes) -> str:
@@ -41,7 +44,7 @@ def decode(data: bytes) -> str:
         raise InputError("undecodable", f"cannot decode: {exc}") from None
 
 
-def python_syntax_error(text: str) -> Optional[str]:
+def python_syntax_error(text: str) -> Optional[InputError]:
     """Python's own wording and position of the syntax error in `text`, None when it finds none."""
     try:
         with warnings.catch_warnings():
@@ -49,7 +52,7 @@ def python_syntax_error(text: str) -> Optional[str]:
             ast.parse(text)
     except SyntaxError as error:
         if error.lineno:
-            return f"syntax error at {error.lineno}:{error.offset or 1}: {error.msg}"
+            return InputError("unparseable", error.msg, error.lineno, error.offset or 1)
     except (ValueError, RecursionError, MemoryError):
         pass
     return None

@@ -35,7 +35,8 @@ def lines(result: Result, level: str = "error") -> list[str]:
         for f in result.findings
     ]
     found += [
-        _command("error", {"file": e.path, "title": f"failcode {e.kind} error"}, e.message)
+        _command("error", {"file": e.path, "line": e.line, "col": e.column, "title": f"failcode {e.kind} error"},
+                 e.message)
         for e in result.errors
     ]
     return found

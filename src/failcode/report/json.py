@@ -21,7 +21,8 @@ def render(result: Result) -> str:
             }
             for f in result.findings
         ],
-        "errors": [{"path": e.path, "kind": e.kind, "message": e.message} for e in result.errors],
+        "errors": [{"path": e.path, "kind": e.kind, "message": e.message, "line": e.line, "column": e.column}
+                   for e in result.errors],
         "summary": {"files": result.files, "findings": len(result.findings), "errors": len(result.errors)},
     }
     return json.dumps(document, indent=2)

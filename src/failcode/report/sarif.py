@@ -37,6 +37,8 @@ def _limited(text: str) -> str:
 
 
 def _rule(rule) -> dict[str, Any]:
+    """The rule's descriptor. Its page appears once, as `help.markdown` (what viewers render); the
+    plain-text fields are short, so a log with many runs does not carry every page three times."""
     try:
         page = ruledocs.page(rule.code)
         full = ruledocs.summary_text(rule.code) or rule.summary
@@ -47,7 +49,7 @@ def _rule(rule) -> dict[str, Any]:
         "name": rule.name,
         "shortDescription": {"text": _limited(rule.summary)},
         "fullDescription": {"text": _limited(full)},
-        "help": {"text": page, "markdown": page},
+        "help": {"text": rule.summary, "markdown": page},
         "defaultConfiguration": {"level": "error", "enabled": rule.default},
     }
 

@@ -38,7 +38,9 @@ def source_lines(finding: Finding, lines: SourceLines, color: bool = False) -> l
 
 class Progress:
     """After `delay` seconds, and only on a terminal, keep one stderr line saying that the check is
-    still running (with the elapsed time); erase it when the check ends. Pipes and CI logs get nothing."""
+    still running: files done of all (once `update` has been called) and the elapsed time, so a long
+    run shows that it advances and how far it has to go. Erased when the check ends; pipes and CI
+    logs get nothing."""
 
     def __init__(self, stream: TextIO, delay: float = 1.0, interval: float = 0.5) -> None:
         self.stream = stream
@@ -47,6 +49,12 @@ class Progress:
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._width = 0
+        self._counts: Optional[tuple[int, int]] = None
+
+    def update(self, done: int, total: int) -> None:
+        """Files done of `total`: the engine's progress callback (one assignment, so the display
+        thread never sees a half-written pair)."""
+        self._counts = (done, total)
 
     def __enter__(self) -> "Progress":
         if self.stream.isatty():
@@ -66,7 +74,9 @@ class Progress:
         started = time.monotonic()
         wait = self.delay
         while not self._stop.wait(wait):
-            text = f"failcode: checking... {time.monotonic() - started:.0f}s"
+            counts = self._counts
+            files = f" {counts[0]}/{counts[1]} files" if counts else ""
+            text = f"failcode: checking{files}... {time.monotonic() - started:.0f}s"
             self.stream.write("\r" + text.ljust(self._width))
             self.stream.flush()
             self._width = max(self._width, len(text))

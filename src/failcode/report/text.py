@@ -27,5 +27,12 @@ def finding_lines(result: Result, color: bool = False) -> list[str]:
             for f in result.findings]
 
 
+# ruff's codes for a file it cannot check: E902 for an I/O (or decoding) error, E999 for syntax
+INPUT_TAGS = {"unreadable": "E902", "undecodable": "E902", "unparseable": "E999 SyntaxError:"}
+
+
 def error_lines(result: Result) -> list[str]:
-    return [f"{e.path}: {e.kind}: {e.message}" for e in result.errors]
+    """`path:line:col: E999 SyntaxError: message` for input errors, in the shape of a finding so that
+    editors and problem matchers jump to them; a crash of failcode itself keeps its `internal` tag."""
+    return [f"{e.path}:{e.line}:{e.column}: {INPUT_TAGS[e.kind]} {e.message}" if e.kind in INPUT_TAGS
+            else f"{e.path}: {e.kind}: {e.message}" for e in result.errors]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import GOOD, findings_of
+from conftest import GOOD, REPO, findings_of
+
+from failcode.cli import check
 
 FC006_LINE = "a.py:5:5: FC006 "
 
@@ -174,3 +176,19 @@ def test_force_exclude_with_one_file_left_checks_it(excludable):
     assert result.returncode == 1
     assert result.stdout.splitlines()[0].startswith(FC006_LINE)
     assert result.stderr == ""
+
+
+# -- the README documents them ----------------------------------------------------------------
+
+def test_readme_documents_every_check_option():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    options = [name for param in check.params for name in param.opts if name.startswith("--")]
+    assert "--add-noqa" in options and "--output-file" in options
+    assert [name for name in options if f"`{name}" not in readme] == []
+
+
+def test_readme_installs_nothing_that_is_not_published():
+    """failcode is not on PyPI and has no release tags: the CI and pre-commit snippets must not say so."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "pip install failcode" not in readme
+    assert "rev: v" not in readme

@@ -150,6 +150,7 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
               help="Report only findings that are not recorded in FILE.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Record the current findings in FILE (replacing it) and report none of them.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: FCxxx` to every line with a finding, then exit 0.")
 @click.option("--stdin-filename", metavar="NAME", help="Check standard input as the file NAME (implies `-`).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclude even to paths named on the command line.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
@@ -158,8 +159,8 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--no-prescreen", is_flag=True,
               help="Parse every file with LibCST, skipping none by the ast pre-screen (slower; same report).")
 def check(paths, output_format, output_file, quiet, select, ignore, extend_select, exclude, extend_exclude, config,
-          exit_zero, statistics, show_source, severity, baseline_file, write_baseline, stdin_filename, force_exclude,
-          jobs, no_cache, cache_dir, no_prescreen) -> None:
+          exit_zero, statistics, show_source, severity, baseline_file, write_baseline, add_noqa, stdin_filename,
+          force_exclude, jobs, no_cache, cache_dir, no_prescreen) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
     progress = None if quiet else terminal.Progress(sys.stderr)
     options = Options(
@@ -172,6 +173,8 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
     if stdin_filename is not None or any(str(path) == "-" for path in paths):
         if any(str(path) != "-" for path in paths):
             _fail("`-` (standard input) cannot be combined with other paths")
+        if add_noqa:
+            _fail("--add-noqa edits files: it cannot be combined with standard input")
         paths = (Path(stdin_filename or "<stdin>"),)
         stdin = sys.stdin.buffer.read()
     known = None
@@ -185,6 +188,8 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
         _, result = _run(paths, config, options, stdin, _listed(exclude), _listed(extend_exclude) or ())
     lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
     result = _baselined(result, lines, known, baseline_file, write_baseline, quiet)
+    if add_noqa:
+        _add_noqa(result)
     with out:
         _report(result, lines, output_format, out, statistics=statistics, show_source=show_source,
                 severity=severity)
@@ -194,6 +199,19 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
     if exit_zero and status == EXIT_FINDINGS:
         status = 0
     sys.exit(status)
+
+
+def _add_noqa(result: Result) -> None:
+    """Silence the reported findings in place and exit: 0, or 3/4 when files could not be checked
+    (their findings are unknown, so they are not silenced)."""
+    from failcode import noqa
+
+    added = noqa.add(result.findings)
+    for note in added.skipped:
+        click.echo(f"failcode: noqa not added at {note}", err=True)
+    _print_errors(result)
+    click.echo(f"failcode: added {added.directives} noqa directive(s) to {added.files} file(s)", err=True)
+    sys.exit(result.exit_code if result.errors else 0)
 
 
 def _open_report(output_file: Optional[Path]) -> TextIO:

@@ -12,7 +12,7 @@ from typing import Mapping, Optional
 from failcode.facts.source import encoding_of
 
 # LibCST counts lines at \n, \r\n and \r only (str.splitlines would also split at \f, \x1c, \u2028…)
-_NEWLINE = re.compile(r"\r\n|\r|\n")
+NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 def decode(data: bytes) -> str:
@@ -29,7 +29,7 @@ class SourceLines:
 
     def __init__(self, given: Optional[Mapping[str, bytes]] = None) -> None:
         self._files: dict[str, list[str]] = {
-            path: _NEWLINE.split(decode(data)) for path, data in (given or {}).items()
+            path: NEWLINE.split(decode(data)) for path, data in (given or {}).items()
         }
 
     def line(self, path: str, number: int) -> str:
@@ -38,7 +38,7 @@ class SourceLines:
         if lines is None:
             try:
                 with open(path, "rb") as handle:
-                    lines = _NEWLINE.split(decode(handle.read()))
+                    lines = NEWLINE.split(decode(handle.read()))
             except OSError:
                 lines = []
             self._files[path] = lines

@@ -12,7 +12,7 @@ import tokenize
 import warnings
 from typing import Optional
 
-_NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -66,7 +66,7 @@ def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], 
     for number, line in enumerate(source.splitlines(), 1):
         if "noqa" not in line.lower():
             continue
-        match = _NOQA.search(line)
+        match = NOQA.search(line)
         if match is None:
             continue
         codes = match.group("codes")

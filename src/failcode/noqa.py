@@ -27,12 +27,15 @@ _SPLIT = re.compile(f"({NEWLINE.pattern})")  # lines and the newlines between th
 
 @dataclass
 class Added:
+    """What `add` did, for its one-line report and the findings it had to leave."""
+
     directives: int = 0  # lines that gained a code
     files: int = 0
     skipped: list[str] = field(default_factory=list)  # `path:line: why` for findings left as they were
 
 
 def add(findings: Iterable[Finding]) -> Added:
+    """Silence `findings` in their files, one edit per file (all codes of a line in one comment)."""
     wanted: dict[str, dict[int, set[str]]] = {}
     for finding in findings:
         wanted.setdefault(finding.path, {}).setdefault(finding.pos.line, set()).add(finding.rule)

@@ -575,3 +575,123 @@ def test_fc002_one_compare_helper_alone_is_one_stage(project):
                 failures.append("COMPARE_FAILED")
         '''})
     assert project.findings() == []
+
+
+# -- FC003 on the return channel: bool and number verdicts (issue 11) ------------------------------
+
+def test_fc003_catch_all_returns_what_a_compare_call_returns(project):
+    """lighteval's shape: a crash of the comparison is scored as a mismatch."""
+    project.write({"math.py": '''
+        def compare_wrapper(gold, target):
+            try:
+                return compare_single_extraction(gold, target)
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == [("math.py", "FC003", 5)]
+
+
+def test_fc003_number_verdict_in_a_judging_function(project):
+    """`0.0` is the wrong-answer score; a crash while parsing returns it too (through `float()`)."""
+    project.write({"score.py": '''
+        def score_answer(got, expected):
+            try:
+                value = parse_number(got)
+                if value != expected:
+                    return 0.0
+                return 1.0
+            except Exception:
+                return 0.0
+
+
+        def verify_boxed(gold, prediction):
+            try:
+                parsed = parse_boxed(prediction)
+                return float(verify(gold, parsed))
+            except (Exception, TimeoutError):
+                return 0
+        '''})
+    assert project.findings() == [("score.py", "FC003", 8), ("score.py", "FC003", 16)]
+
+
+def test_fc003_unspecific_handler_around_a_guardrail_reply(project):
+    """nemoguardrails' shape: a malformed reply reads as "not flagged"."""
+    project.write({"guard.py": '''
+        async def call_guard(client, text, threshold):
+            try:
+                reply = await client.post(text)
+                score = reply.json()["score"]
+                return compare(score, threshold)
+            except HTTPError:
+                return False
+            except (KeyError, ValueError):
+                return False
+        '''})
+    assert project.findings() == [("guard.py", "FC003", 9)]  # HTTPError names the party: its own outcome
+
+
+def test_fc003_return_channel_stays_quiet_on_honest_shapes(project):
+    project.write({"quiet.py": '''
+        def is_number(text):
+            try:
+                float(text)
+                return True
+            except ValueError:
+                return False
+
+
+        def equal_floats(a, b):
+            try:
+                return float(a) == float(b)
+            except ValueError:
+                return False
+
+
+        def grade(answer, expected):
+            try:
+                return compare_answers(answer, expected)
+            except Exception:
+                return None
+
+
+        def judge(answer, expected):
+            try:
+                return compare_answers(answer, expected)
+            except Exception:
+                log.error("compare failed")
+                raise
+
+
+        def path_is_inside(path, root):
+            try:
+                return root.resolve() in path.resolve().parents
+            except Exception:
+                return False
+
+
+        def at_bottom(self):
+            try:
+                return self.scroll_y >= self.max_scroll_y
+            except Exception:
+                return True
+
+
+        def grade_status(run):
+            try:
+                run.wait()
+                return compare_outputs(run)
+            except Exception:
+                return -1
+
+
+        class Answer:
+            def __eq__(self, other):
+                try:
+                    return compare_answers(self.text, other.text)
+                except Exception:
+                    return False
+        '''})
+    # a one-stage predicate; a narrow parse error around one statement; None and re-raise are not
+    # verdicts; compares of the machinery's own state in functions that judge nothing; -1 is no
+    # verdict a compare returns; `__eq__` returns False on an error by protocol
+    assert project.findings() == []

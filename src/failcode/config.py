@@ -51,7 +51,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "compare": (
         "canonical*", "json.dumps(sort_keys)", "digest*", "*.equals", "compare*", "diff*",
         "difflib.*", "check_*", "is_equiv*", "grade*", "judge*", "hmac.compare_digest",
-        "*_equal", "*_equals", "is_equal*", "exact_match*", "*_match",
+        "*_equal", "*_equals", "is_equal*", "exact_match*", "*_match", "verify",
     ),
 }
 

@@ -98,6 +98,27 @@ class TryBlock:
     stages: tuple[StageCall, ...]
     handlers: tuple[Handler, ...]
     single_external_call: bool  # the body is one call to something not defined in this module
+    body_statements: int = 1  # statements directly in the try body
+
+
+@dataclass(frozen=True)
+class Return:
+    """A `return` that writes a verdict on a function's return channel.
+
+    Either a bool or number constant (`value`, as a float: False is 0.0, so `return 0` and
+    `return False` are one value to whoever sums or tests them), or a computed verdict (`verdict`,
+    the compare that decides it: `got == expected`, `compare_answers(…)`). `decided` is the compare
+    of the branch a constant is returned in, if any. Kept only in functions where an except handler
+    returns such a constant: the shape where a crash may read as a verdict.
+    """
+
+    pos: Pos
+    function: str
+    text: str  # the returned expression as written
+    value: Optional[float]
+    verdict: Optional[str]
+    decided: Optional[str]
+    handler: Optional[int]  # innermost enclosing except handler
 
 
 @dataclass(frozen=True)
@@ -178,6 +199,7 @@ class FileFacts:
     registries: tuple[Registry, ...] = ()
     filters: tuple[Filter, ...] = ()
     constants: tuple[Constant, ...] = ()
+    returns: tuple[Return, ...] = ()
     noqa: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, codes); () means every code
     file_noqa: bool = False
 

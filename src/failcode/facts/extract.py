@@ -20,13 +20,13 @@ from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
-from failcode.facts.vocabulary import Vocabulary
+from failcode.facts.vocabulary import Vocabulary, is_verdict_function
 from failcode.facts.sinks import recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import catches_all as catches_all_types
 from failcode.model import (
-    Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
+    Constant, FileFacts, Filter, Handler, Pos, Registry, Return, Site, StageCall, Test, TryBlock,
 )
 
 _SKIP_FIELDS = frozenset(
@@ -68,6 +68,13 @@ class _Function:
         self.handler_returns = False
         self.differenced: set[str] = set()
         self.filters: list[tuple[cst.CSTNode, str, Optional[str], Optional[str]]] = []
+        # (returned node, constant value, deciding compare of a computed verdict, compare of the
+        # enclosing branch, innermost handler) for each verdict-shaped `return`
+        self.verdicts: list[tuple[cst.CSTNode, Optional[float], Optional[cst.CSTNode],
+                                  Optional[cst.CSTNode], Optional[int]]] = []
+        self.handler_verdict = False  # an except handler returns a bool or number constant
+        self.decisions: list[Optional[cst.CSTNode]] = []  # compares of the enclosing if-branches
+        self.judges = is_verdict_function(qualname.rpartition(".")[2])  # its own compares are verdicts
 
 
 class Extractor:
@@ -124,7 +131,8 @@ class Extractor:
             return Pos(code_range.start.line, code_range.start.column + 1,
                        code_range.end.line, code_range.end.column + 1)
 
-        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: []}
+        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: [],
+                                     Return: []}
         for fill in self.stage_pending:  # stage calls first: try blocks read them
             fill(pos_of)
         for build in self.pending:
@@ -133,7 +141,7 @@ class Extractor:
         return FileFacts(
             self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
-            tuple(buckets[Constant]),
+            tuple(buckets[Constant]), tuple(buckets[Return]),
         )
 
     def walk(self, node: cst.CSTNode) -> None:
@@ -238,6 +246,7 @@ class Extractor:
             return False  # only a try whose handler records an outcome can matter to a rule
         function = self.function.qualname
         callee = _single_call(node.body)
+        statements = len(node.body.body)
         handlers_info = list(zip(node.handlers, types, handler_ids))
 
         def build(pos_of):
@@ -246,7 +255,7 @@ class Extractor:
                 for h, t, hid in handlers_info
             )
             return TryBlock(try_id, pos_of(node), function, tuple(collector.first.values()),
-                            handlers, callee is not None and self._is_external(callee))
+                            handlers, callee is not None and self._is_external(callee), statements)
 
         self.pending.append(build)
         return False
@@ -472,9 +481,23 @@ class Extractor:
             for value_node, literal, ref in recorded_values(value):
                 self._site(value_node, "assign", f"={name}", dest, literal, ref)
 
+    def visit_If(self, node: cst.If) -> Optional[bool]:
+        """Walks the arms knowing the compare that decides them (`if got != expected:`)."""
+        if self.function is None:
+            return None
+        self.walk(node.test)
+        decisions = self.function.decisions
+        decisions.append(_deciding_compare(node.test))
+        self.walk(node.body)
+        if node.orelse is not None:
+            self.walk(node.orelse)
+        decisions.pop()
+        return False
+
     def visit_Return(self, node: cst.Return) -> Optional[bool]:
         if self.function is None or node.value is None:
             return None
+        self._verdict_return(node.value)
         in_handler = any(kind == "handler" for kind, _ in self.context)
         values = list(recorded_values(node.value))
         if not values:
@@ -487,7 +510,55 @@ class Extractor:
                 self.recording.add(next(i for k, i in reversed(self.context) if k == "handler"))
         return None
 
+    def _verdict_return(self, value: cst.BaseExpression) -> None:
+        """Note a returned bool/number constant or computed verdict; a handler returning such a
+        constant makes the try a fact (its handlers are what FC003 judges)."""
+        function = self.function
+        constant = _number(value)
+        verdict = None if constant is not None else self._verdict(value)
+        if constant is None and verdict is None:
+            return
+        handler = next((ident for kind, ident in reversed(self.context) if kind == "handler"), None)
+        decided = next((d for d in reversed(function.decisions) if d is not None), None) if function.judges else None
+        function.verdicts.append((value, constant, verdict, decided, handler))
+        if handler is not None and constant is not None:
+            function.handler_verdict = True
+            self.recording.add(handler)
+
+    def _verdict(self, node: cst.BaseExpression) -> Optional[cst.CSTNode]:
+        """The compare that decides a computed verdict: a call that compares (a compare stage:
+        `compare_*`, `grade*`, `exact_match`…), or in a function that judges (`grade_answer`) a
+        compare of two non-constant values; through `float(…)`/`bool(…)`, `not` and `and`/`or`."""
+        if isinstance(node, cst.Await):
+            node = node.expression
+        if isinstance(node, cst.Comparison):
+            return _deciding_compare(node) if self.function.judges else None
+        if isinstance(node, cst.BooleanOperation):
+            return self._verdict(node.left) or self._verdict(node.right)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return self._verdict(node.expression)
+        if isinstance(node, cst.Call):
+            name = self.imports.resolve(node.func)
+            if name in ("float", "int", "bool") and len(node.args) == 1:
+                return self._verdict(node.args[0].value)
+            if name is not None and self.stages.classify(name) == "compare":
+                return node
+        return None
+
+    def _short(self, node: cst.CSTNode) -> str:
+        """The node's source on one line, cut to a length a message can quote."""
+        text = " ".join(self.module.code_for_node(node).split()).replace("( ", "(").replace(" )", ")")
+        return text if len(text) <= 60 else text[:57] + "..."
+
     def _finish_function(self, function: _Function) -> None:
+        if function.handler_verdict and not _is_dunder(function.qualname):
+            qualname = function.qualname
+            for value, constant, verdict, decided, handler in function.verdicts:
+                self.pending.append(lambda pos_of, value=value, constant=constant, verdict=verdict,
+                                    decided=decided, handler=handler: Return(
+                    pos_of(value), qualname, self._short(value), constant,
+                    self._short(verdict) if verdict is not None else None,
+                    self._short(decided) if decided is not None else None, handler))
         returns = [r for r in function.returns if r[3] is not None]
         real = [r for r in returns if r[1] is not None or r[2] is not None]
         all_codes = len(real) >= 2 and len(real) == len(returns) and all(
@@ -618,6 +689,48 @@ def _called_name(node: cst.BaseExpression, imports: ImportTable) -> Optional[str
             return node.func.attr.value
         return name or "?"
     return None
+
+
+_VERDICT_OPERATORS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+                      cst.GreaterThanEqual, cst.In, cst.NotIn)
+
+
+def _deciding_compare(node: cst.BaseExpression) -> Optional[cst.Comparison]:
+    """The compare in an `if` test or a returned expression that weighs one value against another
+    (`got != expected`, `score >= threshold`): both sides non-constant, so `x is None`, `n > 0`
+    and `kind == "a"` are checks of a value, not verdicts on it."""
+    if isinstance(node, cst.Comparison):
+        if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, _VERDICT_OPERATORS) \
+                and not _is_constant(node.left) and not _is_constant(node.comparisons[0].comparator) \
+                and not isinstance(node.comparisons[0].comparator, (cst.Tuple, cst.List, cst.Set)):
+            return node
+        return None
+    if isinstance(node, cst.BooleanOperation):
+        return _deciding_compare(node.left) or _deciding_compare(node.right)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return _deciding_compare(node.expression)
+    return None
+
+
+def _number(node: cst.BaseExpression) -> Optional[float]:
+    """The value of a bool or number constant (`False` → 0.0, `-1` → -1.0), else None."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return 1.0 if node.value == "True" else 0.0
+    sign = 1.0
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node, sign = node.expression, -1.0
+    if isinstance(node, (cst.Integer, cst.Float)):
+        try:
+            return sign * float(node.evaluated_value)
+        except (ValueError, OverflowError):
+            return None
+    return None
+
+
+def _is_dunder(qualname: str) -> bool:
+    """`__eq__`, `__contains__`: protocol methods whose False on an exception is the protocol."""
+    name = qualname.rpartition(".")[2]
+    return name.startswith("__") and name.endswith("__")
 
 
 def _is_constant(node: cst.BaseExpression) -> bool:

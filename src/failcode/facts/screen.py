@@ -239,8 +239,8 @@ class _Walk:
         elif kind is ast.Return:
             if function is not None and statement.value is not None:
                 values = _recorded(statement.value)
-                if values and handler:
-                    raise _Maybe  # a handler returning a value records it
+                if handler and (values or _number(statement.value)):
+                    raise _Maybe  # a handler returning a value records it, or returns a verdict
                 function.returns.append(values)
         elif kind is ast.Raise:
             if function is not None and isinstance(statement.exc, ast.Call):
@@ -403,6 +403,13 @@ class _Walk:
 
 def _string(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _number(node: ast.expr) -> bool:
+    """A bool or number constant (`False`, `0.0`, `-1`), as `extract._number` reads one."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float))
 
 
 def _unstarred(node: ast.expr) -> ast.expr:

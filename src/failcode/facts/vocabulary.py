@@ -26,6 +26,21 @@ def is_recordable(literal: str) -> bool:
     return _RECORDABLE.match(literal) is not None
 
 
+# Words of a function that judges something against a reference: its own compares are verdicts.
+# Elsewhere (`is_inside(path)`, `at_bottom()`), a compare that fails closed on an error is a check
+# of the machinery's own state, and only a call that compares (a compare stage) is a verdict.
+_VERDICT_WORDS = frozenset(
+    "grade grader grading score scorer scoring judge judging eval evaluate evaluator evaluation verify"
+    " verifier verdict compare comparison correct correctness equal equiv equivalent equivalence reward"
+    " accuracy metric".split()
+)
+
+
+def is_verdict_function(name: str) -> bool:
+    """`grade_answer`, `compare_single_extraction_wrapper`, `score`: a function that issues verdicts."""
+    return any(segment in _VERDICT_WORDS for segment in segments(name))
+
+
 class Vocabulary:
     """Decides, for one Settings, whether a receiver, keyword or assignment target is a sink and
     whether a name may hold a registry (registry words, or a configured registry's name).

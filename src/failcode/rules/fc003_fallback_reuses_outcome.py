@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
-from failcode.model import FileFacts, Finding
+from failcode.model import FileFacts, Finding, Return, TryBlock
 from failcode.project import Project
 
 CODE = "FC003"
@@ -15,6 +15,7 @@ SCOPE = "file"
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    yield from _verdict_returns(facts)
     reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
     try_line = {h.id: t.pos.line for t in facts.tries for h in t.handlers}
     genuine: dict[tuple, list[int]] = {}
@@ -57,3 +58,49 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
                 f"genuine outcome — the fallback feeds that outcome's counter; use a distinct value",
                 value,
             )
+
+
+def _verdict_returns(facts: FileFacts) -> Iterator[Finding]:
+    """A handler returns a bool or number that the function also returns as a verdict: `return
+    compare(got, expected)` … `except Exception: return False`. Counted, the crash is a wrong answer.
+
+    Only handlers that do not say what failed count: a catch-all, or an exception any stage can
+    raise around more than one statement. `try: float(s) … except ValueError: return False` is a
+    one-stage predicate: there the exception is the answer. A handler that also records an outcome
+    (`failures.add("COMPARE_FAILED")`) has said what happened; the sites are judged on their own.
+    """
+    owners = {h.id: (t, h) for t in facts.tries for h in t.handlers}
+    recording = {site.handler for site in facts.sites}
+    for fallback in facts.returns:
+        owner = owners.get(fallback.handler) if fallback.handler is not None else None
+        if owner is None or fallback.value is None or fallback.handler in recording:
+            continue
+        try_block, handler = owner
+        if handler.reraises or not (handler.catches_all or handler.unspecific and try_block.body_statements > 1):
+            continue
+        genuine = _genuine(facts, fallback, try_block)
+        if genuine is None:
+            continue
+        why = f"`{genuine.verdict}` decides it" if genuine.verdict else f"`{genuine.decided}` holds"
+        caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
+        yield Finding(
+            facts.path, fallback.pos, CODE,
+            f"{caught} returns {fallback.text}, a verdict this function returns at line {genuine.pos.line} "
+            f"when {why} — a crash reads as that verdict; return a distinct value (None, an error status) "
+            f"or re-raise",
+            None,
+        )
+
+
+def _genuine(facts: FileFacts, fallback: Return, try_block: TryBlock) -> Optional[Return]:
+    """The first return outside every handler, in or after the try, that can be the fallback's
+    value as a verdict: a computed verdict (a bool: 0 or 1), or the same constant returned in a branch
+    a compare decides."""
+    for other in facts.returns:
+        if other.function != fallback.function or other.handler is not None or other.pos.line <= try_block.pos.line:
+            continue
+        if other.verdict is not None and fallback.value in (0.0, 1.0):
+            return other
+        if other.value == fallback.value and other.decided is not None:
+            return other
+    return None

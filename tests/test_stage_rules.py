@@ -695,3 +695,64 @@ def test_fc003_return_channel_stays_quiet_on_honest_shapes(project):
     # verdicts; compares of the machinery's own state in functions that judge nothing; -1 is no
     # verdict a compare returns; `__eq__` returns False on an error by protocol
     assert project.findings() == []
+
+
+def test_fc003_failure_status_and_signalling_exception_stay_quiet(project):
+    """Issue 11's false alarms: the shared value is itself a failure status, or a narrow exception
+    around one statement is the very signal of the outcome it records."""
+    project.write({"service.py": '''
+        def probe(client):
+            try:
+                client.ping()
+                client.check_replicas()
+                return "healthy"
+            except Exception:
+                return "unhealthy"
+            return "unhealthy"
+
+
+        def apply(operation, status):
+            try:
+                result = operation.run()
+                if result.status == "failed":
+                    status = "failed"
+            except Exception:
+                status = "failed"
+            return status
+
+
+        def lookup(path):
+            try:
+                info = os.stat(path)
+            except FileNotFoundError:
+                return "missing"
+            if info.st_size == 0:
+                return "missing"
+            return "present"
+        '''})
+    assert project.findings() == []
+
+
+def test_fc003_named_outcome_still_reported_beside_those_controls(project):
+    """Controls: a code that says what failed is a verdict; a narrow exception around two
+    statements does not say which of them failed."""
+    project.write({"grader.py": '''
+        def grade(answer, expected, failures):
+            try:
+                if normalise(answer) != normalise(expected):
+                    failures.add("ANSWER_WRONG")
+            except Exception:
+                failures.add("ANSWER_WRONG")
+
+
+        def lookup(path):
+            try:
+                info = os.stat(path)
+                size = read_header(path)
+            except FileNotFoundError:
+                return "missing"
+            if size == 0:
+                return "missing"
+            return "present"
+        '''})
+    assert project.findings() == [("grader.py", "FC003", 6), ("grader.py", "FC003", 14)]

@@ -131,6 +131,13 @@ class Project:
             return True
         return any(resolved.code in registry.codes for registry in self.governing(site))
 
+    def is_failure_status(self, value: str) -> bool:
+        """`failed`, `ERROR`, `unhealthy`, `unknown`: a value that says the operation failed and
+        nothing else, so a handler that records it tells the truth. `PROVIDER_FAILED` and
+        `ANSWER_MISMATCH` say what failed, and can be verdicts."""
+        segs = segments(value)
+        return bool(segs) and all(seg in _STATUS_WORDS or self.patterns.internal.matches(seg) for seg in segs)
+
     def is_registry_like(self, name: Optional[str]) -> bool:
         """A known registry, or an UPPER_CASE constant named like one (`FAILURE_ORDER`)."""
         if name is None:
@@ -159,6 +166,13 @@ class Project:
                 if code is not None:  # `FailureCode.MISSING` is FC001's to report
                     found.append((site, code))
         return found
+
+
+# Words that, alone, only say that something went wrong.
+_STATUS_WORDS = frozenset(
+    "error errors errored fail failed failure failing unavailable unhealthy unreachable crashed exception"
+    " aborted".split()
+)
 
 
 def _discoverable(registry: Registry, patterns: Patterns) -> bool:

@@ -18,6 +18,8 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     yield from _verdict_returns(facts)
     reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
     try_line = {h.id: t.pos.line for t in facts.tries for h in t.handlers}
+    # `except FileNotFoundError:` around one statement: the exception is the signal for its outcome
+    signalled = {h.id for t in facts.tries for h in t.handlers if t.body_statements == 1 and not h.unspecific}
     genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     for site in facts.sites:
@@ -32,6 +34,8 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
         value = project.resolve(site).code
         if not value:
             continue  # an empty string is a default, not an outcome
+        if site.handler in signalled or project.is_failure_status(value):
+            continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
         if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:
             continue  # one plain string returned on every path is a default; verdicts come in kinds
         # Only the try body and what follows the try are the outcome the handler stands in for; a

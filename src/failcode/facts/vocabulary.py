@@ -30,7 +30,7 @@ def is_recordable(literal: str) -> bool:
 # Elsewhere (`is_inside(path)`, `at_bottom()`), a compare that fails closed on an error is a check
 # of the machinery's own state, and only a call that compares (a compare stage) is a verdict.
 _VERDICT_WORDS = frozenset(
-    "grade grader grading score scorer scoring judge judging eval evaluate evaluator evaluation verify"
+    "grade grader grading score scorer scoring judge judging verify"
     " verifier verdict compare comparison correct correctness equal equiv equivalent equivalence reward"
     " accuracy metric".split()
 )

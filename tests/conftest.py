@@ -20,9 +20,9 @@ HARNESS_EXPECTED = [
     ("harness/receipts.py", "FC004", 20),
     ("harness/receipts.py", "FC005", 5),
     ("harness/receipts.py", "FC007", 13),
-    ("harness/reducer.py", "FC001", 13),
-    ("harness/reducer.py", "FC002", 15),
-    ("harness/reducer.py", "FC003", 20),
+    ("harness/reducer.py", "FC001", 15),
+    ("harness/reducer.py", "FC002", 17),
+    ("harness/reducer.py", "FC003", 22),
     ("harness/runner.py", "FC006", 16),
 ]
 

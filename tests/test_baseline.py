@@ -61,7 +61,7 @@ def test_inserted_lines_and_moved_code_do_not_resurface(harness):
     reducer.write_text("import os\nimport sys\n\n\n\n" + text[:call_start] + reduce_run + "\n\n" + reduce_call,
                        encoding="utf-8")
     moved = check(harness, "harness")
-    assert ("harness/reducer.py", "FC002", 15) not in findings_of(moved)  # really moved
+    assert ("harness/reducer.py", "FC002", 17) not in findings_of(moved)  # really moved
     assert len(findings_of(moved)) == EXPECTED_COUNT
     result = check(harness, "harness", "--baseline", "baseline.json")
     assert result.returncode == 0, result.stderr
@@ -74,6 +74,7 @@ def test_new_findings_are_reported(harness):
         path.write_text(path.read_text(encoding="utf-8") + "\n\n" + function, encoding="utf-8")
 
     append("grader.py", "def grade_format(answer, failures):\n"
+                        "    from .codes import FAILURE_CODES  # noqa: F401\n"
                         "    if not answer:\n"
                         "        failures.add(\"ANSWER_EMPTY\")\n")
     append("reducer.py", "def reduce_tool(expected, call, failures):\n"
@@ -81,10 +82,11 @@ def test_new_findings_are_reported(harness):
                          "        failures.add(\"TOOL_NAME_MISMATCH\")\n")
     result = check(harness, "harness", "--baseline", "baseline.json")
     assert result.returncode == 1, result.stderr
-    # grader.py had 21 lines: blank lines 22-23, def at 24, the new code at 26. reducer.py had 28 lines:
-    # the second identical `failures.add("TOOL_NAME_MISMATCH")` (an occurrence the baseline has only
-    # once) is at 33; the first one, at 13, stays hidden.
-    assert findings_of(result) == [("harness/grader.py", "FC001", 26), ("harness/reducer.py", "FC001", 33)]
+    # grader.py had 21 lines: blank lines 22-23, def at 24, the registry import (which makes it
+    # govern grader.py) at 25, the new code at 27. reducer.py had 30 lines: the second identical
+    # `failures.add("TOOL_NAME_MISMATCH")` (an occurrence the baseline has only once) is at 35; the
+    # first one, at 15, stays hidden.
+    assert findings_of(result) == [("harness/grader.py", "FC001", 27), ("harness/reducer.py", "FC001", 35)]
 
 
 def test_fixed_finding_leaves_the_baseline_on_the_next_write(harness):

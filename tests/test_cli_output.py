@@ -80,7 +80,7 @@ def test_dash_reads_one_file_from_stdin(harness):
     result = failcode("check", "-", cwd=harness, input=reducer_text(harness))
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert [line.split(" ")[:2] for line in lines[:-1]] == [["<stdin>:15:5:", "FC002"], ["<stdin>:20:22:", "FC003"]]
+    assert [line.split(" ")[:2] for line in lines[:-1]] == [["<stdin>:17:5:", "FC002"], ["<stdin>:22:22:", "FC003"]]
     assert lines[-1] == "1 file checked, 2 findings."
 
 
@@ -95,7 +95,7 @@ def test_stdin_filename_names_the_file_for_config_and_output(harness):
     text = reducer_text(harness)
     result = failcode("check", "--stdin-filename", "harness/reducer.py", cwd=harness, input=text)
     assert result.returncode == 1, result.stderr
-    assert [line.split(" ")[:2] for line in result.stdout.splitlines()[:-1]] == [["harness/reducer.py:15:5:", "FC002"]]
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()[:-1]] == [["harness/reducer.py:17:5:", "FC002"]]
     excluded = failcode("check", "--force-exclude", "--stdin-filename", "generated/reducer.py", "-",
                         cwd=harness, input=text)
     assert excluded.returncode == 0, excluded.stderr
@@ -120,19 +120,19 @@ def test_show_source_prints_the_line_and_a_caret(harness):
     result = failcode("check", "--show-source", "harness/reducer.py", cwd=harness)
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith("harness/reducer.py:20:22: FC003"))
+    at = next(i for i, line in enumerate(lines) if line.startswith("harness/reducer.py:22:22: FC003"))
     source, caret = lines[at + 1], lines[at + 2]
-    assert source == '  20 |         failures.add("EXEC_ARGUMENTS_MISMATCH")'
+    assert source == '  22 |         failures.add("EXEC_ARGUMENTS_MISMATCH")'
     # column 22 of the source line, the string literal of 25 characters
     assert caret == "     | " + " " * 21 + "^" * len('"EXEC_ARGUMENTS_MISMATCH"')
-    at = next(i for i, line in enumerate(lines) if line.startswith("harness/reducer.py:15:5: FC002"))
-    assert lines[at + 1] == "  15 |     try:"
+    at = next(i for i, line in enumerate(lines) if line.startswith("harness/reducer.py:17:5: FC002"))
+    assert lines[at + 1] == "  17 |     try:"
     assert lines[at + 2].startswith("     |     ^")
 
 
 def test_show_source_reads_stdin_text(harness):
     result = failcode("check", "--show-source", "-", cwd=harness, input="\n" + reducer_text(harness))
-    assert "  16 |     try:" in result.stdout.splitlines()  # the try of line 15, one line lower
+    assert "  18 |     try:" in result.stdout.splitlines()  # the try of line 17, one line lower
 
 
 # -- colour and progress ----------------------------------------------------------------------
@@ -177,7 +177,7 @@ def test_no_color_on_a_terminal(harness):
     status, stdout, _ = on_terminal(["check", "--no-cache", "harness"], harness, environment(NO_COLOR="1"))
     assert status == 1
     assert ESC not in stdout
-    assert "harness/reducer.py:15:5: FC002 " in stdout
+    assert "harness/reducer.py:17:5: FC002 " in stdout
 
 
 def test_no_colour_and_no_progress_in_a_pipe(harness):

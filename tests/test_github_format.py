@@ -94,5 +94,5 @@ def test_severity_warning(tmp_path):
     annotations = commands(result.stdout)
     assert len(annotations) == 8  # examples/EXPECTED.md
     assert {a["level"] for a in annotations} == {"warning"}
-    assert ("harness/reducer.py", "15", "5", "failcode FC002") in {
+    assert ("harness/reducer.py", "17", "5", "failcode FC002") in {
         (a["file"], a["line"], a["col"], a["title"]) for a in annotations}

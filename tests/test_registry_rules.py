@@ -20,17 +20,19 @@ def test_fc001_reports_the_unregistered_literal(project):
         "pkg/__init__.py": "",
         "pkg/codes.py": CODES,
         "pkg/grade.py": '''
+            from pkg.codes import FAILURE_CODES
             def grade(failures, ok):
                 if not ok:
                     failures.add("PARSE_FAILED")
                 failures.add("COMPARE_FIALED")
             ''',
     })
-    assert project.findings() == [("pkg/grade.py", "FC001", 4)]
+    assert project.findings() == [("pkg/grade.py", "FC001", 5)]
 
 
 def test_fc001_message_names_code_and_registry(project):
     project.write({"pkg/codes.py": CODES, "pkg/grade.py": '''
+        import pkg.codes
         def grade(failures):
             failures.add("PARSE_FAILED")
             failures.add("TIMEOUT_EXCEEDED")
@@ -38,7 +40,7 @@ def test_fc001_message_names_code_and_registry(project):
     result = project.run("check")
     assert result.returncode == 1
     line = [l for l in result.stdout.splitlines() if "FC001" in l][0]
-    assert line.startswith("pkg/grade.py:3:18: FC001 ")
+    assert line.startswith("pkg/grade.py:4:18: FC001 ")
     assert "TIMEOUT_EXCEEDED" in line and "FAILURE_CODES (pkg/codes.py:1)" in line
 
 
@@ -134,12 +136,13 @@ def test_fc001_lowercase_literal_declared_by_literal_registry(project):
 
         FailureReason = Literal["guardrail_failed_to_respond", "parse_failed"]
         ''', "pkg/run.py": '''
+        from pkg.codes import FailureReason
         def run(outcome):
             outcome(reason="guardrail_failed_to_respond")
             outcome(reason="parse_failed")
             outcome(reason="TOOL_CRASHED")
         '''})
-    assert project.findings() == [("pkg/run.py", "FC001", 4)]
+    assert project.findings() == [("pkg/run.py", "FC001", 5)]
 
 
 def test_module_level_assignments_are_definitions_not_sites(project):
@@ -153,6 +156,7 @@ def test_module_level_assignments_are_definitions_not_sites(project):
 
 def test_fc001_raise_with_code_is_a_site(project):
     project.write({"pkg/codes.py": CODES, "pkg/grade.py": '''
+        import pkg.codes
         class GradeError(Exception):
             pass
 
@@ -163,7 +167,7 @@ def test_fc001_raise_with_code_is_a_site(project):
             raise GradeError(code="COMPARE_BROKEN")
         '''})
     # the GradeError raise records PARSE_FAILED, so the registry governs it; COMPARE_BROKEN is unknown
-    assert project.findings() == [("pkg/grade.py", "FC001", 8)]
+    assert project.findings() == [("pkg/grade.py", "FC001", 9)]
 
 
 def test_fc001_raise_of_registered_code_is_quiet(project):
@@ -264,11 +268,12 @@ def test_fc008_quiet_when_every_code_recorded(project):
 def test_receiver_names_by_head_noun(project, receiver, is_sink):
     """The head noun decides: `error_handlers` holds handlers, `failures_by_case` holds failures."""
     project.write({"codes.py": CODES, "app.py": f'''
+        import codes
         def run({receiver.split('.')[-1].split('[')[0]}, self=None, key=None):
             {receiver}.append("PARSE_FAILED")
             {receiver}.append("UNKNOWN_FAILURE")
         '''})
-    expected = [("app.py", "FC001", 3)] if is_sink else []
+    expected = [("app.py", "FC001", 4)] if is_sink else []
     assert project.findings() == expected
 
 
@@ -289,12 +294,13 @@ def test_stub_files_declare_no_registries(project):
 
 def test_dict_display_keys_record_like_keywords(project):
     project.write({"codes.py": CODES, "app.py": '''
+        import codes
         def run(ok):
             if ok:
                 return {"status": "PARSE_FAILED", "detail": "x"}
             return {"status": "PARSE_FIALED", "detail": "y"}
         '''})
-    assert project.findings() == [("app.py", "FC001", 4)]
+    assert project.findings() == [("app.py", "FC001", 5)]
 
 
 def test_module_names_anchor_at_the_package_root(project):
@@ -324,5 +330,73 @@ def test_dict_display_other_keys_are_not_sinks(project):
             if ok:
                 return {"status": "PARSE_FAILED"}
             return {"detail": "PARSE_FIALED", "label": "COMPARE_FIALED"}
+        '''})
+    assert project.findings() == []
+
+
+# -- registries scoped by imports, and typos (issue 12) ---------------------------------------------
+
+def test_fc001_discovered_registry_governs_only_modules_that_import_it(project):
+    """A module that never imports the registry records codes of its own channel: `code="OVER_LIMIT"`
+    on a str field is not judged against an unrelated Enum, however many codes they share."""
+    project.write({
+        "pkg/__init__.py": "",
+        "pkg/codes.py": CODES,
+        "pkg/grade.py": '''
+            from pkg.codes import FAILURE_CODES
+            def grade(failures):
+                failures.add("PARSE_FAILED")
+                failures.add("TIMEOUT_EXCEEDED")
+            ''',
+        "pkg/billing.py": '''
+            def charge(failures):
+                failures.add("PARSE_FAILED")
+                failures.add("OVER_LIMIT")
+            ''',
+    })
+    assert project.findings() == [("pkg/grade.py", "FC001", 4)]
+
+
+def test_fc001_registry_imported_through_a_re_export(project):
+    project.write({
+        "pkg/__init__.py": "from pkg.codes import FAILURE_CODES\n",
+        "pkg/codes.py": CODES,
+        "pkg/grade.py": '''
+            from pkg import FAILURE_CODES
+            def grade(failures):
+                failures.add("PARSE_FAILED")
+                failures.add("TIMEOUT_EXCEEDED")
+            ''',
+    })
+    assert project.findings() == [("pkg/grade.py", "FC001", 4)]
+
+
+def test_fc001_typo_on_a_one_file_project_says_did_you_mean(project):
+    """A newcomer's first try: a typo beside the registry, on a sink that records no other code."""
+    project.write({"harness.py": '''
+        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
+
+
+        def grade(answer, expected, failures):
+            if answer != expected:
+                failures.add("ANSWER_MISMATHC")
+        '''})
+    result = project.run("check")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "harness.py:6:22: FC001 ANSWER_MISMATHC is recorded (failures.add) but not registered in "
+        "FAILURE_CODES (harness.py:1) — did you mean ANSWER_MISMATCH?")
+
+
+def test_fc001_other_words_and_endings_are_no_typos(project):
+    """Controls: `COMPLETED` beside a registered `COMPLETE`, or a code of another word, is no slip
+    of the keyboard, and a sink that records nothing of the registry is not judged by it."""
+    project.write({"jobs.py": '''
+        JOB_STATES = ("RUNNING_JOB", "COMPLETE_JOB")
+
+
+        def finish(job):
+            job.status = "COMPLETE_JOBS"
+            job.status = "QUEUED_JOB"
         '''})
     assert project.findings() == []

@@ -132,7 +132,7 @@ def test_run_with_findings_validates_and_locates_each_finding(harness):
         assert run["tool"]["driver"]["rules"][entry["ruleIndex"]]["id"] == entry["ruleId"]
         assert entry["partialFingerprints"]["failcode/v1"]
     fc002 = next(e for e in run["results"] if e["ruleId"] == "FC002")
-    # the `try` keyword of reducer.py:15, indented four spaces: 1-based column 5
+    # the `try` keyword of reducer.py:17, indented four spaces: 1-based column 5
     assert fc002["locations"][0]["physicalLocation"]["region"]["startColumn"] == 5
     assert fc002["properties"]["code"] == "EXEC_ARGUMENTS_MISMATCH"
     assert run["invocations"][0]["executionSuccessful"] is True
@@ -181,7 +181,7 @@ def test_fingerprints_survive_lines_inserted_above(harness):
 
     old, new = prints(before), prints(after)
     assert old.keys() == new.keys()
-    assert new[next(k for k in new if k[0] == "FC002")] == 18  # moved from 15, same fingerprint
+    assert new[next(k for k in new if k[0] == "FC002")] == 20  # moved from 17, same fingerprint
 
 
 def test_run_with_an_unparseable_file_reports_a_notification_not_a_result(harness):

@@ -1,6 +1,8 @@
 """Reduce a recorded agent run to the failure codes its tool calls show."""
 import json
 
+from .codes import FAILURE_CODES  # noqa: F401 - the registry of the codes recorded here
+
 
 def canonical_json(value):
     """Serialise a JSON value so that equal values give equal strings."""

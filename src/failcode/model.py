@@ -200,6 +200,7 @@ class FileFacts:
     filters: tuple[Filter, ...] = ()
     constants: tuple[Constant, ...] = ()
     returns: tuple[Return, ...] = ()
+    imports: tuple[str, ...] = ()  # what the file imports (fully qualified), kept when it has sites
     noqa: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, codes); () means every code
     file_noqa: bool = False
 

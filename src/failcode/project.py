@@ -7,6 +7,7 @@ re-derives them.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,7 +43,8 @@ class Project:
     discovered: list[Registry]
     patterns: Patterns
     constants: dict[str, str] = field(default_factory=dict)
-    bound: dict[str, list[Registry]] = field(default_factory=dict)
+    bound: dict[tuple[str, str], list[Registry]] = field(default_factory=dict)  # (path, sink) → registries
+    _file_of: dict[int, FileFacts] = field(default_factory=dict)  # id(site) → the file that holds it
     _resolved: dict[Site, Resolved] = field(default_factory=dict)
 
     @classmethod
@@ -55,14 +57,19 @@ class Project:
         ]
         project = cls(files, configured, discovered, patterns)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
+        for facts in files.values():
+            for site in facts.sites:
+                project._file_of[id(site)] = facts
         if not configured:
-            for site in project.sites():
-                resolved = project.resolve(site)
-                for registry in discovered:
-                    if resolved.registry is registry or (resolved.code is not None and resolved.code in registry.codes):
-                        bucket = project.bound.setdefault(site.sink, [])
-                        if registry not in bucket:
-                            bucket.append(registry)
+            for facts in files.values():
+                scope = [registry for registry in discovered if in_scope(registry, facts)]
+                for site in facts.sites:
+                    resolved = project.resolve(site)
+                    for registry in scope:
+                        if resolved.registry is registry or (resolved.code is not None and resolved.code in registry.codes):
+                            bucket = project.bound.setdefault((facts.path, site.sink), [])
+                            if registry not in bucket:
+                                bucket.append(registry)
         return project
 
     @property
@@ -112,11 +119,13 @@ class Project:
     # -- judgement shared by rules ---------------------------------------------------------
 
     def governing(self, site: Site) -> list[Registry]:
-        """The registries a site is checked against: every configured one, else those bound to its sink."""
+        """The registries a site is checked against: every configured one, else the discovered ones
+        its module defines or imports that its sink, in that module, records codes of."""
         if self.configured:
             return self.configured
         resolved = self.resolve(site)
-        governing = list(self.bound.get(site.sink, ()))
+        facts = self._file_of.get(id(site))
+        governing = list(self.bound.get((facts.path, site.sink), ())) if facts is not None else []
         if resolved.registry is not None and resolved.registry not in governing:
             governing.append(resolved.registry)
         return governing
@@ -130,6 +139,21 @@ class Project:
         if self.patterns.code.match(resolved.code):
             return True
         return any(resolved.code in registry.codes for registry in self.governing(site))
+
+    def near_miss(self, site: Site, code: str) -> Optional[tuple[str, Registry]]:
+        """A registered code `code` is probably a typo of (`ANSWER_MISMATHC` → `ANSWER_MISMATCH`),
+        and its registry: the governing registries, else those the site's module defines or imports."""
+        registries = self.governing(site)
+        if not registries and not self.configured:
+            facts = self._file_of.get(id(site))
+            registries = [r for r in self.discovered if facts is not None and in_scope(r, facts)]
+        if len(code) < _TYPO_MIN_LENGTH:
+            return None
+        for registry in registries:
+            for close in difflib.get_close_matches(code, sorted(registry.codes), n=3, cutoff=_TYPO_CUTOFF):
+                if _slip(code, close):
+                    return close, registry
+        return None
 
     def is_failure_status(self, value: str) -> bool:
         """`failed`, `ERROR`, `unhealthy`, `unknown`: a value that says the operation failed and
@@ -166,6 +190,35 @@ class Project:
                 if code is not None:  # `FailureCode.MISSING` is FC001's to report
                     found.append((site, code))
         return found
+
+
+# `get_close_matches` ratio above which two codes of this length differ by a slip of the keyboard
+_TYPO_CUTOFF = 0.85
+_TYPO_MIN_LENGTH = 6
+
+
+def _slip(code: str, other: str) -> bool:
+    """Two spellings of one code: of a length within one, and not one the other plus an ending
+    (`complete`/`completed`, `error`/`errors` are different words)."""
+    if code == other or abs(len(code) - len(other)) > 1:
+        return False
+    shorter, longer = sorted((code, other), key=len)
+    return len(shorter) == len(longer) or not longer.startswith(shorter)
+
+
+def in_scope(registry: Registry, facts: FileFacts) -> bool:
+    """Whether a discovered registry can govern the sites of a file: the file's module defines it,
+    or imports its module, something from its module, or a re-export of it (`from pkg import
+    FAILURE_CODES`)."""
+    if registry.module == facts.module or not registry.module:
+        return True
+    for imported in facts.imports:
+        package, _, name = imported.rpartition(".")
+        if registry.module in (imported, package):  # the module, or something from it
+            return True
+        if name == registry.name and package and registry.module.startswith(package + "."):
+            return True
+    return False
 
 
 # Words that, alone, only say that something went wrong.

@@ -142,6 +142,8 @@ class Extractor:
             self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
             tuple(buckets[Constant]), tuple(buckets[Return]),
+            # a site's registry is the one its module defines or imports (project.Project.in_scope)
+            tuple(sorted(self.imports.targets)) if buckets[Site] else (),
         )
 
     def walk(self, node: cst.CSTNode) -> None:

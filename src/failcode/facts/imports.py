@@ -28,6 +28,7 @@ class ImportTable:
 
     def __init__(self, module: str, is_package: bool) -> None:
         self.names: dict[str, str] = {}
+        self.targets: set[str] = set()  # every imported module or name, fully qualified
         package = module if is_package else module.rpartition(".")[0]
         self._package = package.split(".") if package else []
 
@@ -38,6 +39,7 @@ class ImportTable:
             target = dotted(alias.name)
             if target is None:
                 continue
+            self.targets.add(target)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 self.names[alias.asname.name.value] = target
             else:
@@ -60,6 +62,7 @@ class ImportTable:
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
             self.names[local] = f"{base}.{name}" if base else name
+            self.targets.add(self.names[local])
 
     def resolve(self, node: cst.CSTNode) -> Optional[str]:
         """The import-resolved dotted name of a Name/Attribute chain."""

@@ -767,3 +767,42 @@ def test_fc003_named_outcome_still_reported_beside_those_controls(project):
             return "present"
         '''})
     assert project.findings() == [("grader.py", "FC003", 6), ("grader.py", "FC003", 14)]
+
+
+def test_fc003_return_channel_counts_only_what_the_handler_stands_in_for(project):
+    """numpy's `array_equal`: a try around the input conversion alone answers "not equal" for what
+    cannot be compared; moto's matcher: a verdict in another branch is no outcome of this try."""
+    project.write({"equal.py": '''
+        def array_equal(a1, a2):
+            try:
+                a1, a2 = asarray(a1), asarray(a2)
+            except Exception:
+                return False
+            if a1.shape != a2.shape:
+                return False
+            return compare_arrays(a1, a2)
+
+
+        def match_filter(name, value, pattern):
+            if name == "cidr":
+                try:
+                    item = ip_address(value)
+                    return item in ip_network(pattern)
+                except Exception:
+                    return False
+            if name == "wildcard":
+                return wildcard_match(value, pattern)
+            return True
+
+
+        def score_pair(gold, prediction):
+            try:
+                parsed = parse_answer(prediction)
+                normalised = normalise(gold)
+            except Exception:
+                return 0.0
+            return float(compare_answers(normalised, parsed))
+        '''})
+    # control: score_pair's try guards two statements, and the verdict after it in the same block
+    # is what the handler stands in for
+    assert project.findings() == [("equal.py", "FC003", 28)]

@@ -99,6 +99,8 @@ class TryBlock:
     handlers: tuple[Handler, ...]
     single_external_call: bool  # the body is one call to something not defined in this module
     body_statements: int = 1  # statements directly in the try body
+    body_end: int = 0  # last line of the try body
+    block_end: int = 0  # last line of the block the try stands in: what runs after it ends there
 
 
 @dataclass(frozen=True)

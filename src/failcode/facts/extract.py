@@ -94,6 +94,7 @@ class Extractor:
         self.function: Optional[_Function] = None
         self.classes: list[str] = []
         self.context: list[tuple[str, int]] = []  # ("try", id) / ("handler", id), this function only
+        self.block_ends: list[cst.CSTNode] = []  # the last statement of each enclosing block
         self.collectors: list[_Collector] = []
         self.handler_names: dict[int, Optional[str]] = {}
         self.reraising: set[int] = set()
@@ -166,6 +167,13 @@ class Extractor:
             self.walk(node)
 
     # -- scopes ------------------------------------------------------------------------------
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+        """Walks a block knowing where it ends: what follows a try runs only up to there."""
+        self.block_ends.append(node.body[-1] if node.body else node)
+        self.walk_children(node)
+        self.block_ends.pop()
+        return False
 
     def visit_Import(self, node: cst.Import) -> bool:
         self.imports.add_import(node)
@@ -249,6 +257,7 @@ class Extractor:
         function = self.function.qualname
         callee = _single_call(node.body)
         statements = len(node.body.body)
+        block_end = self.block_ends[-1] if self.block_ends else node
         handlers_info = list(zip(node.handlers, types, handler_ids))
 
         def build(pos_of):
@@ -257,7 +266,8 @@ class Extractor:
                 for h, t, hid in handlers_info
             )
             return TryBlock(try_id, pos_of(node), function, tuple(collector.first.values()),
-                            handlers, callee is not None and self._is_external(callee), statements)
+                            handlers, callee is not None and self._is_external(callee), statements,
+                            pos_of(node.body).end_line, pos_of(block_end).end_line)
 
         self.pending.append(build)
         return False

@@ -97,11 +97,17 @@ def _verdict_returns(facts: FileFacts) -> Iterator[Finding]:
 
 
 def _genuine(facts: FileFacts, fallback: Return, try_block: TryBlock) -> Optional[Return]:
-    """The first return outside every handler, in or after the try, that can be the fallback's
-    value as a verdict: a computed verdict (a bool: 0 or 1), or the same constant returned in a branch
-    a compare decides."""
+    """The first return the handler stands in for that can be the fallback's value as a verdict: a
+    computed verdict (a bool: 0 or 1), or the same constant returned in a branch a compare decides.
+
+    It stands in for the returns of the try body, and for those after the try in the same block
+    unless the try guards one statement: `try: a = asarray(a) except Exception: return False`
+    before the compare is a predicate's answer for inputs it cannot compare.
+    """
+    last = try_block.block_end if try_block.body_statements > 1 else try_block.body_end
     for other in facts.returns:
-        if other.function != fallback.function or other.handler is not None or other.pos.line <= try_block.pos.line:
+        if other.function != fallback.function or other.handler is not None \
+                or not try_block.pos.line < other.pos.line <= last:
             continue
         if other.verdict is not None and fallback.value in (0.0, 1.0):
             return other

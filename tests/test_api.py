@@ -76,9 +76,11 @@ def test_bad_config_raises_config_error(harness):
 def test_check_source_matches_cli_stdin(harness):
     text = (harness / "harness" / "reducer.py").read_text(encoding="utf-8")
     result = package.check_source(text, path="harness/reducer.py", options=NO_CACHE)
-    # one file, no registries in it: FC002 at the `try` (17) and FC003 at the handler's site (22)
+    # one file: FC002 at the `try` (17), FC003 at the handler's site (22), and FC001 at the made-up
+    # code (15), judged against the registry of `.codes`, which the buffer imports and which is read
+    # although only the buffer is checked
     assert [(f.path, f.rule, f.pos.line) for f in result.findings] == [
-        ("harness/reducer.py", "FC002", 17), ("harness/reducer.py", "FC003", 22)]
+        ("harness/reducer.py", "FC001", 15), ("harness/reducer.py", "FC002", 17), ("harness/reducer.py", "FC003", 22)]
     cli = failcode("check", "--format", "json", "--stdin-filename", "harness/reducer.py", cwd=harness, input=text)
     assert as_json_rows(result.findings) == cli_rows(cli.stdout)
 

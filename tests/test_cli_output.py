@@ -95,7 +95,8 @@ def test_stdin_filename_names_the_file_for_config_and_output(harness):
     text = reducer_text(harness)
     result = failcode("check", "--stdin-filename", "harness/reducer.py", cwd=harness, input=text)
     assert result.returncode == 1, result.stderr
-    assert [line.split(" ")[:2] for line in result.stdout.splitlines()[:-1]] == [["harness/reducer.py:17:5:", "FC002"]]
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()[:-1]] == [
+        ["harness/reducer.py:15:22:", "FC001"], ["harness/reducer.py:17:5:", "FC002"]]  # FC003 ignored for the file
     excluded = failcode("check", "--force-exclude", "--stdin-filename", "generated/reducer.py", "-",
                         cwd=harness, input=text)
     assert excluded.returncode == 0, excluded.stderr

@@ -30,6 +30,16 @@ def run_case(client, prompt, failures):
     return answer
 """
 FIXED = BLAMING.replace("except Exception:", "except ConnectionError:")
+REGISTRY = """
+FAILURE_CODES = ("PARSE_FAILED", "COMPARE_FAILED", "NEVER_RECORDED")
+"""
+GRADE = """
+from pkg.codes import FAILURE_CODES
+
+
+def grade(failures, ok):
+    failures.add("PARSE_FAILED" if ok else "COMPARE_FAILED")
+"""
 
 
 def git(*args: str, cwd: Path, env: dict[str, str]) -> str:
@@ -96,3 +106,26 @@ def test_hook_fails_on_a_finding_and_passes_once_fixed(tmp_path):
     passed = pre_commit()
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
+
+    # A commit passes only its changed files. Unused registry codes are asked for, and the registry
+    # module is committed once, then left unchanged.
+    write_tree(project, {"pyproject.toml": '[tool.failcode]\nextend-select = ["FC008"]\n',
+                         "pkg/__init__.py": "", "pkg/codes.py": REGISTRY, "pkg/grade.py": GRADE})
+    git("add", "-A", cwd=project, env=env)
+    git("commit", "-q", "-m", "registry and grader", cwd=project, env=env)
+
+    def pre_commit_files(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--color", "never", "--files", *files],
+                              cwd=project, env=env, capture_output=True, text=True, timeout=900)
+
+    # only the grader changes, to a code its registry lacks: judged against the unchanged registry
+    (project / "pkg" / "grade.py").write_text(GRADE.lstrip("\n").replace('"COMPARE_FAILED"', '"COMPARE_FIALED"'),
+                                             encoding="utf-8")
+    typo = pre_commit_files("pkg/grade.py")
+    output = typo.stdout + typo.stderr
+    assert typo.returncode == 1, output
+    assert "pkg/grade.py:5:44: FC001 COMPARE_FIALED" in output and "did you mean COMPARE_FAILED?" in output, output
+    # only the registry changes: NEVER_RECORDED is recorded nowhere in the changed files, which is
+    # no evidence that it is unused, so FC008 stays quiet on a partial run
+    registry_only = pre_commit_files("pkg/codes.py")
+    assert registry_only.returncode == 0, registry_only.stdout + registry_only.stderr

@@ -400,3 +400,23 @@ def test_fc001_other_words_and_endings_are_no_typos(project):
             job.status = "QUEUED_JOB"
         '''})
     assert project.findings() == []
+
+
+def test_checking_one_file_reads_the_registry_it_imports(project):
+    """pre-commit passes only the changed file: the registry module it imports is still read (and
+    never judged), and FC008 stays quiet, since codes recorded in unchanged files are not seen."""
+    project.write({
+        "pyproject.toml": '[tool.failcode]\nextend-select = ["FC008"]\n',
+        "pkg/__init__.py": "",
+        "pkg/codes.py": CODES,
+        "pkg/grade.py": '''
+            from pkg.codes import FAILURE_CODES
+            def grade(failures):
+                failures.add("PARSE_FAILED")
+                failures.add("TIMEOUT_EXCEEDED")
+            ''',
+    })
+    assert project.findings("pkg/grade.py") == [("pkg/grade.py", "FC001", 4)]
+    assert project.findings("pkg/codes.py") == []
+    # control: the whole tree is a whole project, where COMPARE_FAILED is recorded nowhere
+    assert project.findings(".") == [("pkg/codes.py", "FC008", 3), ("pkg/grade.py", "FC001", 4)]

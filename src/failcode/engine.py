@@ -7,6 +7,7 @@ rule, and a configuration mistake a ConfigError — never a finding, never silen
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import itertools
 import os
@@ -281,7 +282,8 @@ def patterns(settings: Settings) -> Patterns:
 def run(paths: list[Path], settings: Settings, options: Optional[Options] = None) -> Result:
     options = options or Options()
     finder = FileFinder(settings)
-    result = _check(finder.find(paths, options.force_exclude), settings, options, {})
+    whole = all(path.is_dir() for path in paths)  # files named one by one are part of a project
+    result = _check(finder.find(paths, options.force_exclude), settings, options, {}, whole)
     if finder.unlistable:
         result.errors.extend(FileError(display_path(directory), "unreadable", f"cannot list directory: {why}")
                              for directory, why in finder.unlistable)
@@ -295,11 +297,14 @@ def run_source(data: bytes, path: Path, settings: Settings, options: Optional[Op
     options = options or Options()
     absolute = Path(os.path.abspath(path))
     excluded = options.force_exclude and FileFinder(settings).excluded(absolute, False)
-    return _check([] if excluded else [absolute], settings, options, {str(absolute): data})
+    return _check([] if excluded else [absolute], settings, options, {str(absolute): data}, False)
 
 
-def _check(checked: list[Path], settings: Settings, options: Options, sources: dict[str, bytes]) -> Result:
-    rules = selected_rules(settings, options)
+def _check(checked: list[Path], settings: Settings, options: Options, sources: dict[str, bytes],
+           whole: bool) -> Result:
+    """Check `checked` (with `sources` standing in for files' bytes); `whole` when the run was
+    given directories, so every file of the project is among them."""
+    rules = [rule for rule in selected_rules(settings, options) if whole or not rule.whole_project]
     cwd = Path.cwd().resolve()
     tasks = [_task(path, settings, cwd) for path in checked]
     tasks_by_abs = {task.path: task for task in tasks}
@@ -316,6 +321,12 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     checked_displays = {task.display for task in tasks}
     facts = [o for o in outcomes if isinstance(o, FileFacts)]
     errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]
+    # modules the checked files import, when not checked themselves (pre-commit passes only the
+    # changed files): read for their registries, never judged
+    followed = _imported_files(tasks, facts, tasks_by_abs, settings, cwd)
+    if followed:
+        quiet = dataclasses.replace(options, progress=None)
+        facts += [o for o in _extract_all(followed, settings, quiet) if isinstance(o, FileFacts)]
     configured = _configured(settings, {o.path: o for o in outcomes}, tasks_by_abs)
     project = Project.build(facts, configured, patterns(settings))
     result = Result(errors=errors, files=len(tasks) - len(errors), project=project)
@@ -345,6 +356,36 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     result.findings.sort()
     result.errors.sort()
     return result
+
+
+def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, Task], settings: Settings,
+                    cwd: Path) -> list[Task]:
+    """Files of the project's own modules that the checked files import and that are not checked.
+
+    A module's file is found from where the checked files sit: `pkg/grade.py` is module
+    `pkg.grade`, so `pkg.codes` is `pkg/codes.py` (or `pkg/codes/__init__.py`) beside it. An
+    imported name counts through its module (`from pkg.codes import FAILURE_CODES`).
+    """
+    bases = set()
+    for task in tasks:
+        depth = task.module.count(".") + (1 if task.is_package else 0)
+        path = Path(task.path)
+        if task.module and depth < len(path.parents):
+            bases.add(path.parents[depth])
+    by_display = {task.display: task for task in tasks}
+    found: dict[str, Task] = {}
+    for file_facts in facts:
+        if file_facts.path not in by_display:
+            continue
+        for imported in file_facts.imports:
+            for module in {imported, imported.rpartition(".")[0]} - {""}:
+                relative = Path(*module.split("."))
+                for base in bases:
+                    for candidate in (base / relative.with_suffix(".py"), base / relative / "__init__.py"):
+                        key = str(candidate)
+                        if key not in known and key not in found and candidate.is_file():
+                            found[key] = _task(candidate, settings, cwd)
+    return list(found.values())
 
 
 def _suppressed(finding: Finding, facts: Optional[FileFacts], ignores) -> bool:

@@ -3,7 +3,9 @@
 SCOPE says what a rule judges. A "file" rule's `check(facts, project)` judges one file's facts
 (with the project view for registries and imports) and runs once per checked file. A "project"
 rule's `check(project)` judges what only the whole project shows (registries against each other,
-codes recorded nowhere) and runs once per check, whatever the number of files.
+codes recorded nowhere) and runs once per check, whatever the number of files. WHOLE_PROJECT = True
+marks a rule that needs every file: it is skipped when the run was given single files (pre-commit,
+stdin), where "recorded nowhere" would mean "in none of the changed files".
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ class Rule:
     summary: str
     default: bool
     scope: str  # file | project
+    whole_project: bool  # judges only a run that saw every file (not pre-commit's changed files)
     check: Union[Callable[[FileFacts, Project], Iterable[Finding]], Callable[[Project], Iterable[Finding]]]
 
 
 def _rule(module: ModuleType) -> Rule:
-    return Rule(module.CODE, module.NAME, module.SUMMARY, module.DEFAULT, module.SCOPE, module.check)
+    return Rule(module.CODE, module.NAME, module.SUMMARY, module.DEFAULT, module.SCOPE,
+                getattr(module, "WHOLE_PROJECT", False), module.check)
 
 
 RULES: tuple[Rule, ...] = tuple(_rule(m) for m in (

@@ -12,6 +12,7 @@ NAME = "unused-registry-code"
 SUMMARY = "A registered code is recorded nowhere in the checked files"
 DEFAULT = False
 SCOPE = "project"
+WHOLE_PROJECT = True
 
 
 def check(project: Project) -> Iterator[Finding]:

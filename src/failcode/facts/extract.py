@@ -73,8 +73,14 @@ class _Function:
         self.verdicts: list[tuple[cst.CSTNode, Optional[float], Optional[cst.CSTNode],
                                   Optional[cst.CSTNode], Optional[int]]] = []
         self.handler_verdict = False  # an except handler returns a bool or number constant
+        self.verdict_call = False  # a return's verdict comes from a call that compares
         self.decisions: list[Optional[cst.CSTNode]] = []  # compares of the enclosing if-branches
         self.judges = is_verdict_function(qualname.rpartition(".")[2])  # its own compares are verdicts
+
+    @property
+    def judged_by_return(self) -> bool:
+        """A handler returns a constant where the function returns verdicts: FC003's return channel."""
+        return self.handler_verdict and not _is_dunder(self.qualname) and (self.judges or self.verdict_call)
 
 
 class Extractor:
@@ -104,6 +110,7 @@ class Extractor:
         self.pending: list[Callable[[Callable[[cst.CSTNode], Pos]], object]] = []
         self.stage_pending: list[Callable[[Callable[[cst.CSTNode], Pos]], None]] = []
         self.recording: set[int] = set()  # handlers with at least one site
+        self.verdict_handlers: set[int] = set()  # handlers that return a bool or number constant
         self.next_try = 0
         self.next_handler = 0
 
@@ -138,7 +145,8 @@ class Extractor:
             fill(pos_of)
         for build in self.pending:
             fact = build(pos_of)
-            buckets[type(fact)].append(fact)
+            if fact is not None:
+                buckets[type(fact)].append(fact)
         return FileFacts(
             self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
@@ -252,15 +260,19 @@ class Extractor:
             self.walk(node.orelse)
         if node.finalbody is not None:
             self.walk(node.finalbody)
-        if self.function is None or not self.recording.intersection(handler_ids):
+        if self.function is None or not (self.recording | self.verdict_handlers).intersection(handler_ids):
             return False  # only a try whose handler records an outcome can matter to a rule
-        function = self.function.qualname
+        owner = self.function
+        records = bool(self.recording.intersection(handler_ids))
+        function = owner.qualname
         callee = _single_call(node.body)
         statements = len(node.body.body)
         block_end = self.block_ends[-1] if self.block_ends else node
         handlers_info = list(zip(node.handlers, types, handler_ids))
 
         def build(pos_of):
+            if not records and not owner.judged_by_return:
+                return None  # its handlers return constants, but the function returns no verdict
             handlers = tuple(
                 Handler(hid, pos_of(h), tuple(t), hid in self.reraising, hid in self.narrowing)
                 for h, t, hid in handlers_info
@@ -533,9 +545,10 @@ class Extractor:
         handler = next((ident for kind, ident in reversed(self.context) if kind == "handler"), None)
         decided = next((d for d in reversed(function.decisions) if d is not None), None) if function.judges else None
         function.verdicts.append((value, constant, verdict, decided, handler))
+        function.verdict_call |= isinstance(verdict, cst.Call)
         if handler is not None and constant is not None:
             function.handler_verdict = True
-            self.recording.add(handler)
+            self.verdict_handlers.add(handler)
 
     def _verdict(self, node: cst.BaseExpression) -> Optional[cst.CSTNode]:
         """The compare that decides a computed verdict: a call that compares (a compare stage:
@@ -563,7 +576,7 @@ class Extractor:
         return text if len(text) <= 60 else text[:57] + "..."
 
     def _finish_function(self, function: _Function) -> None:
-        if function.handler_verdict and not _is_dunder(function.qualname):
+        if function.judged_by_return:
             qualname = function.qualname
             for value, constant, verdict, decided, handler in function.verdicts:
                 self.pending.append(lambda pos_of, value=value, constant=constant, verdict=verdict,

@@ -27,7 +27,7 @@ from typing import Iterable, Optional
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
-from failcode.facts.vocabulary import Vocabulary
+from failcode.facts.vocabulary import Vocabulary, is_verdict_function
 from failcode.facts.source import decode, suppressions
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name
@@ -148,8 +148,11 @@ class Screen:
 
 
 class _Function:
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.returns: list[list[tuple[Optional[str], bool]]] = []
+        self.handler_number = False  # an except handler returns a bool or number constant
+        self.returns_call = False  # a return whose value holds a call (maybe a compare's verdict)
 
 
 class _Walk:
@@ -182,9 +185,11 @@ class _Walk:
                 first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
                 self.header(first, statement.body, [*statement.decorator_list, statement.args, statement.returns],
                             function)
-                inner = _Function()
+                inner = _Function(statement.name)
                 self.block(statement.body, inner, False, False)
                 self.all_codes(inner)
+                if inner.handler_number and (inner.returns_call or is_verdict_function(inner.name)):
+                    raise _Maybe  # a handler's constant may read as a verdict (extract._verdict_return)
             elif kind is ast.ClassDef:
                 if module_level:
                     self.class_registry(statement)
@@ -239,9 +244,11 @@ class _Walk:
         elif kind is ast.Return:
             if function is not None and statement.value is not None:
                 values = _recorded(statement.value)
-                if handler and (values or _number(statement.value)):
-                    raise _Maybe  # a handler returning a value records it, or returns a verdict
+                if values and handler:
+                    raise _Maybe  # a handler returning a value records it
                 function.returns.append(values)
+                function.handler_number |= handler and _number(statement.value)
+                function.returns_call |= any(isinstance(node, ast.Call) for node in ast.walk(statement.value))
         elif kind is ast.Raise:
             if function is not None and isinstance(statement.exc, ast.Call):
                 for argument in [*statement.exc.args, *(k.value for k in statement.exc.keywords)]:

@@ -38,10 +38,11 @@ _TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, n
 _MATCH = getattr(ast, "Match", ())  # Python 3.10+
 _TYPE_ALIAS = getattr(ast, "TypeAlias", ())  # Python 3.12+
 _NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
-# A string whose value is not its text: an escape (`"st\x61tus"`) or an implicit concatenation
-# (`"sta" "tus"`, also across lines, where the next part starts its line). Its value can be a name
-# (a dict or subscript key) that no byte scan of the text finds, so its lines count as hot.
-_HIDDEN_TEXT = re.compile(rb"\\|['\"][ \t]*[rRbBuUfF]{0,2}['\"]|^[ \t]*[rRbBuUfF]{0,2}['\"]", re.MULTILINE)
+# A string whose value is not its text: an escape that can spell a letter (`"st\x61tus"`, `\u`,
+# `\N{…}`, octal) or an implicit concatenation (`"sta" "tus"`, also when the next part starts the
+# next line). Its value can be a name (a dict or subscript key) that no byte scan of the text finds,
+# so its lines count as hot. (Parts split by a comment line are not seen: nobody spells a key so.)
+_HIDDEN_TEXT = re.compile(rb"\\[xuUN0-7]|['\"][ \t]*(?:\\?\r?\n[ \t]*)?[rRbBuUfF]{0,2}['\"]")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") | frozenset(range(128, 256))
 
 

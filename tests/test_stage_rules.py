@@ -615,7 +615,8 @@ def test_fc003_number_verdict_in_a_judging_function(project):
 
 
 def test_fc003_unspecific_handler_around_a_guardrail_reply(project):
-    """nemoguardrails' shape: a malformed reply reads as "not flagged"."""
+    """nemoguardrails' shape: an unreachable guard or a malformed reply reads as "not flagged".
+    HTTPError is narrow, but it is not the outcome "not flagged": the guard never answered."""
     project.write({"guard.py": '''
         async def call_guard(client, text, threshold):
             try:
@@ -627,7 +628,7 @@ def test_fc003_unspecific_handler_around_a_guardrail_reply(project):
             except (KeyError, ValueError):
                 return False
         '''})
-    assert project.findings() == [("guard.py", "FC003", 9)]  # HTTPError names the party: its own outcome
+    assert project.findings() == [("guard.py", "FC003", 7), ("guard.py", "FC003", 9)]
 
 
 def test_fc003_return_channel_stays_quiet_on_honest_shapes(project):

@@ -99,28 +99,33 @@ class TryBlock:
     handlers: tuple[Handler, ...]
     single_external_call: bool  # the body is one call to something not defined in this module
     body_statements: int = 1  # statements directly in the try body
-    body_end: int = 0  # last line of the try body
-    block_end: int = 0  # last line of the block the try stands in: what runs after it ends there
+
+
+ANY_NUMBER = "number"  # a Write value: a parsed score, any number (0 included)
 
 
 @dataclass(frozen=True)
-class Return:
-    """A `return` that writes a verdict on a function's return channel.
+class Write:
+    """A value a function writes on an outcome channel (facts/outcomes.py), as a verdict or as a
+    fallback, kept only for channels that receive both.
 
-    Either a bool or number constant (`value`, as a float: False is 0.0, so `return 0` and
-    `return False` are one value to whoever sums or tests them), or a computed verdict (`verdict`,
-    the compare that decides it: `got == expected`, `compare_answers(…)`). `decided` is the compare
-    of the branch a constant is returned in, if any. Kept only in functions where an except handler
-    returns such a constant: the shape where a crash may read as a verdict.
+    `values` are comparable keys (`0.0` for `False`/`0`, `'C'`, `None`, `[-1.0]`, `number` for a
+    parsed score); `why` is what decides a verdict (a compare, as written) or what triggers a
+    fallback (`except Exception`, "no m"); a fallback stands in for the genuine path's lines
+    `region_start` < line <= `region_end`, and starts at line `trigger`.
     """
 
     pos: Pos
     function: str
-    text: str  # the returned expression as written
-    value: Optional[float]
-    verdict: Optional[str]
-    decided: Optional[str]
-    handler: Optional[int]  # innermost enclosing except handler
+    channel: str
+    text: str
+    values: tuple[str, ...]
+    role: str  # "verdict" or "fallback"
+    kind: str  # verdict: decided, computed, parsed; fallback: except, no-match, default, status, dispatch
+    why: str
+    trigger: int
+    region_start: int
+    region_end: int
 
 
 @dataclass(frozen=True)
@@ -201,10 +206,10 @@ class FileFacts:
     registries: tuple[Registry, ...] = ()
     filters: tuple[Filter, ...] = ()
     constants: tuple[Constant, ...] = ()
-    returns: tuple[Return, ...] = ()
     imports: tuple[str, ...] = ()  # what the file imports (fully qualified), kept when it has sites
     noqa: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, codes); () means every code
     file_noqa: bool = False
+    writes: tuple[Write, ...] = ()
 
 
 @dataclass(frozen=True, order=True)

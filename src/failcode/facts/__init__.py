@@ -3,13 +3,18 @@
 It decodes the bytes, parses them with `ast`, lets the pre-screen (facts/screen.py) prove that the
 file holds no fact LibCST would find, and only otherwise parses with LibCST and walks it once
 (facts/extract.py). LibCST is imported on first need, so a run that the screen or the cache
-answers never loads it.
+answers never loads it. Outcome channels (facts/outcomes.py) are read from the `ast` tree on
+either path, so the screen never has to mirror them.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from failcode.config import Settings
+from failcode.facts.outcomes import channel_writes
 from failcode.facts.screen import parse, screened
+from failcode.facts.stages import StageClassifier
 from failcode.facts.source import InputError, decode
 from failcode.model import FileFacts
 
@@ -22,10 +27,20 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
     screen is tested against). Raises InputError for input problems; anything else is a bug."""
     text = decode(data)
     tree = parse(text)
-    if prescreen and tree is not None:
-        facts = screened(data, text, tree, path, module, settings)
-        if facts is not None:
-            return facts
-    from failcode.facts.extract import extract_source
+    facts = screened(data, text, tree, path, module, settings) if prescreen and tree is not None else None
+    if facts is None:
+        from failcode.facts.extract import extract_source
 
-    return extract_source(text, path, module, is_package, settings, tree)
+        facts = extract_source(text, path, module, is_package, settings, tree)
+    writes = channel_writes(tree, text, _stages(settings)) if tree is not None else ()
+    return dataclasses.replace(facts, writes=writes) if writes else facts
+
+
+_STAGES: dict[Settings, StageClassifier] = {}
+
+
+def _stages(settings: Settings) -> StageClassifier:
+    stages = _STAGES.get(settings)
+    if stages is None:
+        stages = _STAGES[settings] = StageClassifier(settings.stages)
+    return stages

@@ -20,13 +20,13 @@ from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
-from failcode.facts.vocabulary import Vocabulary, is_verdict_function
+from failcode.facts.vocabulary import Vocabulary
 from failcode.facts.sinks import recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import catches_all as catches_all_types
 from failcode.model import (
-    Constant, FileFacts, Filter, Handler, Pos, Registry, Return, Site, StageCall, Test, TryBlock,
+    Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
 )
 
 _SKIP_FIELDS = frozenset(
@@ -68,19 +68,6 @@ class _Function:
         self.handler_returns = False
         self.differenced: set[str] = set()
         self.filters: list[tuple[cst.CSTNode, str, Optional[str], Optional[str]]] = []
-        # (returned node, constant value, deciding compare of a computed verdict, compare of the
-        # enclosing branch, innermost handler) for each verdict-shaped `return`
-        self.verdicts: list[tuple[cst.CSTNode, Optional[float], Optional[cst.CSTNode],
-                                  Optional[cst.CSTNode], Optional[int]]] = []
-        self.handler_verdict = False  # an except handler returns a bool or number constant
-        self.verdict_call = False  # a return's verdict comes from a call that compares
-        self.decisions: list[Optional[cst.CSTNode]] = []  # compares of the enclosing if-branches
-        self.judges = is_verdict_function(qualname.rpartition(".")[2])  # its own compares are verdicts
-
-    @property
-    def judged_by_return(self) -> bool:
-        """A handler returns a constant where the function returns verdicts: FC003's return channel."""
-        return self.handler_verdict and not _is_dunder(self.qualname) and (self.judges or self.verdict_call)
 
 
 class Extractor:
@@ -100,7 +87,6 @@ class Extractor:
         self.function: Optional[_Function] = None
         self.classes: list[str] = []
         self.context: list[tuple[str, int]] = []  # ("try", id) / ("handler", id), this function only
-        self.block_ends: list[cst.CSTNode] = []  # the last statement of each enclosing block
         self.collectors: list[_Collector] = []
         self.handler_names: dict[int, Optional[str]] = {}
         self.reraising: set[int] = set()
@@ -110,7 +96,6 @@ class Extractor:
         self.pending: list[Callable[[Callable[[cst.CSTNode], Pos]], object]] = []
         self.stage_pending: list[Callable[[Callable[[cst.CSTNode], Pos]], None]] = []
         self.recording: set[int] = set()  # handlers with at least one site
-        self.verdict_handlers: set[int] = set()  # handlers that return a bool or number constant
         self.next_try = 0
         self.next_handler = 0
 
@@ -139,8 +124,7 @@ class Extractor:
             return Pos(code_range.start.line, code_range.start.column + 1,
                        code_range.end.line, code_range.end.column + 1)
 
-        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: [],
-                                     Return: []}
+        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: []}
         for fill in self.stage_pending:  # stage calls first: try blocks read them
             fill(pos_of)
         for build in self.pending:
@@ -150,7 +134,7 @@ class Extractor:
         return FileFacts(
             self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
-            tuple(buckets[Constant]), tuple(buckets[Return]),
+            tuple(buckets[Constant]),
             # a site's registry is the one its module defines or imports (project.Project.in_scope)
             tuple(sorted(self.imports.targets)) if buckets[Site] else (),
         )
@@ -175,13 +159,6 @@ class Extractor:
             self.walk(node)
 
     # -- scopes ------------------------------------------------------------------------------
-
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
-        """Walks a block knowing where it ends: what follows a try runs only up to there."""
-        self.block_ends.append(node.body[-1] if node.body else node)
-        self.walk_children(node)
-        self.block_ends.pop()
-        return False
 
     def visit_Import(self, node: cst.Import) -> bool:
         self.imports.add_import(node)
@@ -260,26 +237,20 @@ class Extractor:
             self.walk(node.orelse)
         if node.finalbody is not None:
             self.walk(node.finalbody)
-        if self.function is None or not (self.recording | self.verdict_handlers).intersection(handler_ids):
+        if self.function is None or not self.recording.intersection(handler_ids):
             return False  # only a try whose handler records an outcome can matter to a rule
-        owner = self.function
-        records = bool(self.recording.intersection(handler_ids))
-        function = owner.qualname
+        function = self.function.qualname
         callee = _single_call(node.body)
         statements = len(node.body.body)
-        block_end = self.block_ends[-1] if self.block_ends else node
         handlers_info = list(zip(node.handlers, types, handler_ids))
 
         def build(pos_of):
-            if not records and not owner.judged_by_return:
-                return None  # its handlers return constants, but the function returns no verdict
             handlers = tuple(
                 Handler(hid, pos_of(h), tuple(t), hid in self.reraising, hid in self.narrowing)
                 for h, t, hid in handlers_info
             )
             return TryBlock(try_id, pos_of(node), function, tuple(collector.first.values()),
-                            handlers, callee is not None and self._is_external(callee), statements,
-                            pos_of(node.body).end_line, pos_of(block_end).end_line)
+                            handlers, callee is not None and self._is_external(callee), statements)
 
         self.pending.append(build)
         return False
@@ -505,23 +476,9 @@ class Extractor:
             for value_node, literal, ref in recorded_values(value):
                 self._site(value_node, "assign", f"={name}", dest, literal, ref)
 
-    def visit_If(self, node: cst.If) -> Optional[bool]:
-        """Walks the arms knowing the compare that decides them (`if got != expected:`)."""
-        if self.function is None:
-            return None
-        self.walk(node.test)
-        decisions = self.function.decisions
-        decisions.append(_deciding_compare(node.test))
-        self.walk(node.body)
-        if node.orelse is not None:
-            self.walk(node.orelse)
-        decisions.pop()
-        return False
-
     def visit_Return(self, node: cst.Return) -> Optional[bool]:
         if self.function is None or node.value is None:
             return None
-        self._verdict_return(node.value)
         in_handler = any(kind == "handler" for kind, _ in self.context)
         values = list(recorded_values(node.value))
         if not values:
@@ -534,56 +491,7 @@ class Extractor:
                 self.recording.add(next(i for k, i in reversed(self.context) if k == "handler"))
         return None
 
-    def _verdict_return(self, value: cst.BaseExpression) -> None:
-        """Note a returned bool/number constant or computed verdict; a handler returning such a
-        constant makes the try a fact (its handlers are what FC003 judges)."""
-        function = self.function
-        constant = _number(value)
-        verdict = None if constant is not None else self._verdict(value)
-        if constant is None and verdict is None:
-            return
-        handler = next((ident for kind, ident in reversed(self.context) if kind == "handler"), None)
-        decided = next((d for d in reversed(function.decisions) if d is not None), None) if function.judges else None
-        function.verdicts.append((value, constant, verdict, decided, handler))
-        function.verdict_call |= isinstance(verdict, cst.Call)
-        if handler is not None and constant is not None:
-            function.handler_verdict = True
-            self.verdict_handlers.add(handler)
-
-    def _verdict(self, node: cst.BaseExpression) -> Optional[cst.CSTNode]:
-        """The compare that decides a computed verdict: a call that compares (a compare stage:
-        `compare_*`, `grade*`, `exact_match`…), or in a function that judges (`grade_answer`) a
-        compare of two non-constant values; through `float(…)`/`bool(…)`, `not` and `and`/`or`."""
-        if isinstance(node, cst.Await):
-            node = node.expression
-        if isinstance(node, cst.Comparison):
-            return _deciding_compare(node) if self.function.judges else None
-        if isinstance(node, cst.BooleanOperation):
-            return self._verdict(node.left) or self._verdict(node.right)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            return self._verdict(node.expression)
-        if isinstance(node, cst.Call):
-            name = self.imports.resolve(node.func)
-            if name in ("float", "int", "bool") and len(node.args) == 1:
-                return self._verdict(node.args[0].value)
-            if name is not None and self.stages.classify(name) == "compare":
-                return node
-        return None
-
-    def _short(self, node: cst.CSTNode) -> str:
-        """The node's source on one line, cut to a length a message can quote."""
-        text = " ".join(self.module.code_for_node(node).split()).replace("( ", "(").replace(" )", ")")
-        return text if len(text) <= 60 else text[:57] + "..."
-
     def _finish_function(self, function: _Function) -> None:
-        if function.judged_by_return:
-            qualname = function.qualname
-            for value, constant, verdict, decided, handler in function.verdicts:
-                self.pending.append(lambda pos_of, value=value, constant=constant, verdict=verdict,
-                                    decided=decided, handler=handler: Return(
-                    pos_of(value), qualname, self._short(value), constant,
-                    self._short(verdict) if verdict is not None else None,
-                    self._short(decided) if decided is not None else None, handler))
         returns = [r for r in function.returns if r[3] is not None]
         real = [r for r in returns if r[1] is not None or r[2] is not None]
         all_codes = len(real) >= 2 and len(real) == len(returns) and all(
@@ -714,48 +622,6 @@ def _called_name(node: cst.BaseExpression, imports: ImportTable) -> Optional[str
             return node.func.attr.value
         return name or "?"
     return None
-
-
-_VERDICT_OPERATORS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
-                      cst.GreaterThanEqual, cst.In, cst.NotIn)
-
-
-def _deciding_compare(node: cst.BaseExpression) -> Optional[cst.Comparison]:
-    """The compare in an `if` test or a returned expression that weighs one value against another
-    (`got != expected`, `score >= threshold`): both sides non-constant, so `x is None`, `n > 0`
-    and `kind == "a"` are checks of a value, not verdicts on it."""
-    if isinstance(node, cst.Comparison):
-        if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, _VERDICT_OPERATORS) \
-                and not _is_constant(node.left) and not _is_constant(node.comparisons[0].comparator) \
-                and not isinstance(node.comparisons[0].comparator, (cst.Tuple, cst.List, cst.Set)):
-            return node
-        return None
-    if isinstance(node, cst.BooleanOperation):
-        return _deciding_compare(node.left) or _deciding_compare(node.right)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-        return _deciding_compare(node.expression)
-    return None
-
-
-def _number(node: cst.BaseExpression) -> Optional[float]:
-    """The value of a bool or number constant (`False` → 0.0, `-1` → -1.0), else None."""
-    if isinstance(node, cst.Name) and node.value in ("True", "False"):
-        return 1.0 if node.value == "True" else 0.0
-    sign = 1.0
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        node, sign = node.expression, -1.0
-    if isinstance(node, (cst.Integer, cst.Float)):
-        try:
-            return sign * float(node.evaluated_value)
-        except (ValueError, OverflowError):
-            return None
-    return None
-
-
-def _is_dunder(qualname: str) -> bool:
-    """`__eq__`, `__contains__`: protocol methods whose False on an exception is the protocol."""
-    name = qualname.rpartition(".")[2]
-    return name.startswith("__") and name.endswith("__")
 
 
 def _is_constant(node: cst.BaseExpression) -> bool:

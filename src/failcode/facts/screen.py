@@ -27,7 +27,7 @@ from typing import Iterable, Optional
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
-from failcode.facts.vocabulary import Vocabulary, is_verdict_function
+from failcode.facts.vocabulary import Vocabulary
 from failcode.facts.source import decode, suppressions
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name
@@ -149,11 +149,8 @@ class Screen:
 
 
 class _Function:
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self) -> None:
         self.returns: list[list[tuple[Optional[str], bool]]] = []
-        self.handler_number = False  # an except handler returns a bool or number constant
-        self.returns_call = False  # a return whose value holds a call (maybe a compare's verdict)
 
 
 class _Walk:
@@ -186,11 +183,9 @@ class _Walk:
                 first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
                 self.header(first, statement.body, [*statement.decorator_list, statement.args, statement.returns],
                             function)
-                inner = _Function(statement.name)
+                inner = _Function()
                 self.block(statement.body, inner, False, False)
                 self.all_codes(inner)
-                if inner.handler_number and (inner.returns_call or is_verdict_function(inner.name)):
-                    raise _Maybe  # a handler's constant may read as a verdict (extract._verdict_return)
             elif kind is ast.ClassDef:
                 if module_level:
                     self.class_registry(statement)
@@ -248,8 +243,6 @@ class _Walk:
                 if values and handler:
                     raise _Maybe  # a handler returning a value records it
                 function.returns.append(values)
-                function.handler_number |= handler and _number(statement.value)
-                function.returns_call |= any(isinstance(node, ast.Call) for node in ast.walk(statement.value))
         elif kind is ast.Raise:
             if function is not None and isinstance(statement.exc, ast.Call):
                 for argument in [*statement.exc.args, *(k.value for k in statement.exc.keywords)]:
@@ -411,13 +404,6 @@ class _Walk:
 
 def _string(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
-
-
-def _number(node: ast.expr) -> bool:
-    """A bool or number constant (`False`, `0.0`, `-1`), as `extract._number` reads one."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    return isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float))
 
 
 def _unstarred(node: ast.expr) -> ast.expr:

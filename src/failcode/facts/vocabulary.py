@@ -32,13 +32,15 @@ def is_recordable(literal: str) -> bool:
 _VERDICT_WORDS = frozenset(
     "grade grader grading score scorer scoring judge judging verify"
     " verifier verdict compare comparison correct correctness equal equiv equivalent equivalence reward"
-    " accuracy metric".split()
+    " accuracy".split()
 )
 
 
 def is_verdict_function(name: str) -> bool:
-    """`grade_answer`, `compare_single_extraction_wrapper`, `score`: a function that issues verdicts."""
-    return any(segment in _VERDICT_WORDS for segment in segments(name))
+    """`grade_answer`, `compare_single_extraction_wrapper`, `score`, `exact_match_metric`: a function
+    that issues verdicts (`is_metric_deprecated` and `extract_metric_data` only handle metrics)."""
+    words = segments(name)
+    return any(segment in _VERDICT_WORDS for segment in words) or words[-1:] == ("metric",)
 
 
 class Vocabulary:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator
 
-from failcode.model import FileFacts, Finding, Return, TryBlock
+from failcode.model import ANY_NUMBER, FileFacts, Finding, Write
 from failcode.project import Project
 
 CODE = "FC003"
@@ -15,7 +15,14 @@ SCOPE = "file"
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
-    yield from _verdict_returns(facts)
+    reported: set[int] = set()
+    for finding in _site_fallbacks(facts, project):
+        reported.add(finding.pos.line)
+        yield finding
+    yield from _fallback_writes(facts, project, reported)
+
+
+def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
     reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
     try_line = {h.id: t.pos.line for t in facts.tries for h in t.handlers}
     # `except FileNotFoundError:` around one statement: the exception is the signal for its outcome
@@ -64,53 +71,71 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
             )
 
 
-def _verdict_returns(facts: FileFacts) -> Iterator[Finding]:
-    """A handler returns a bool or number that the function also returns as a verdict: `return
-    compare(got, expected)` … `except Exception: return False`. Counted, the crash is a wrong answer.
+def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
+    """A fallback writes a value its channel also carries as a verdict (facts/outcomes.py): `return
+    compare(got, expected)` … `except Exception: return False`, `int(m.group(1)) if m else 0` in a
+    judge parser, `if r.status_code != 200: return False` before `return score >= threshold`.
+    Counted, the crash, the unparseable reply or the unreachable service is a wrong answer or a pass.
 
-    Only handlers that do not say what failed count: a catch-all, or an exception any stage can
-    raise around more than one statement. `try: float(s) … except ValueError: return False` is a
-    one-stage predicate: there the exception is the answer. A handler that also records an outcome
-    (`failures.add("COMPARE_FAILED")`) has said what happened; the sites are judged on their own.
+    A handler stands in for the returns of its try body, and for those after the try in the same
+    block unless the try guards one statement. A handler that also records an outcome
+    (`failures.add("COMPARE_FAILED")`) has said what happened; its sites are judged on their own.
     """
-    owners = {h.id: (t, h) for t in facts.tries for h in t.handlers}
-    recording = {site.handler for site in facts.sites}
-    for fallback in facts.returns:
-        owner = owners.get(fallback.handler) if fallback.handler is not None else None
-        if owner is None or fallback.value is None or fallback.handler in recording:
+    verdicts: dict[tuple[str, str], list[Write]] = {}
+    for write in facts.writes:
+        if write.role == "verdict":
+            verdicts.setdefault((write.function, write.channel), []).append(write)
+    said: set[tuple[str, int]] = set()
+    for fallback in facts.writes:
+        if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
-        try_block, handler = owner
-        if handler.reraises or not (handler.catches_all or handler.unspecific and try_block.body_statements > 1):
+        value = fallback.values[0]
+        if _honest(value, project) or _records(facts, fallback):
             continue
-        genuine = _genuine(facts, fallback, try_block)
-        if genuine is None:
+        genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
+                        if fallback.region_start < g.pos.line <= fallback.region_end
+                        and (fallback.kind != "dispatch" or g.kind == "decided")
+                        and (value in g.values or value == "0.0" and ANY_NUMBER in g.values)), None)
+        key = (fallback.function, fallback.trigger)  # one finding per fallback path
+        if genuine is None or key in said:
             continue
-        why = f"`{genuine.verdict}` decides it" if genuine.verdict else f"`{genuine.decided}` holds"
-        caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
+        said.add(key)
+        target = _target(fallback)
         yield Finding(
             facts.path, fallback.pos, CODE,
-            f"{caught} returns {fallback.text}, a verdict this function returns at line {genuine.pos.line} "
-            f"when {why} — a crash reads as that verdict; return a distinct value (None, an error status) "
-            f"or re-raise",
+            f"{fallback.why}: {target}, the verdict line {genuine.pos.line} records {genuine.why} — "
+            f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
             None,
         )
 
 
-def _genuine(facts: FileFacts, fallback: Return, try_block: TryBlock) -> Optional[Return]:
-    """The first return the handler stands in for that can be the fallback's value as a verdict: a
-    computed verdict (a bool: 0 or 1), or the same constant returned in a branch a compare decides.
+def _target(write: Write) -> str:
+    """What the write does, as written: `returns False`, `appends -1 to results`."""
+    channel, text = write.channel, write.text
+    if channel == "return":
+        return f"returns {text}"
+    if channel.startswith("return["):
+        return f"returns {text} as {channel}"
+    if channel.endswith("=)"):
+        callee, _, keyword = channel[:-2].partition("(")
+        return f"passes {keyword}={text} to {callee}"
+    receiver, dot, method = channel.rpartition(".")
+    if dot and method in ("append", "add", "extend", "put"):
+        return f"{method}s {text} to {receiver}" if method != "add" else f"adds {text} to {receiver}"
+    return f"assigns {text} to {channel}"
 
-    It stands in for the returns of the try body, and for those after the try in the same block
-    unless the try guards one statement: `try: a = asarray(a) except Exception: return False`
-    before the compare is a predicate's answer for inputs it cannot compare.
-    """
-    last = try_block.block_end if try_block.body_statements > 1 else try_block.body_end
-    for other in facts.returns:
-        if other.function != fallback.function or other.handler is not None \
-                or not try_block.pos.line < other.pos.line <= last:
-            continue
-        if other.verdict is not None and fallback.value in (0.0, 1.0):
-            return other
-        if other.value == fallback.value and other.decided is not None:
-            return other
-    return None
+
+def _honest(value: str, project: Project) -> bool:
+    """None and empty text say "no answer"; a failure status (`"error"`, `"unavailable"`) is one."""
+    if value == "None":
+        return True
+    if value[:1] in ("'", '"'):
+        text = value[1:-1].strip()
+        return not text or project.is_failure_status(text)
+    return False
+
+
+def _records(facts: FileFacts, fallback: Write) -> bool:
+    """The fallback's handler also records an outcome (`failures.add("COMPARE_FAILED")`)."""
+    return any(site.context == "handler" and fallback.trigger <= site.pos.line <= fallback.pos.line
+               for site in facts.sites)

@@ -1,0 +1,626 @@
+"""Outcome channels: where a function writes a verdict, and where a fallback writes to the same place.
+
+A *channel* is a destination a function writes outcome values to on different paths: its return
+(`return`, `return[0]` of a tuple, `return["exact_match"]` of a dict), a name or attribute
+(`verdict`, `self.passed`), a subscript (`details[]`), a receiver's method (`results.append`) or a
+call keyword (`Score(value=)`).
+
+A *verdict* is a value a compare decides: the compare's own result (`return got == expected`,
+`score = float(ok)` where `ok = a == b`, `return compare(a, b)`), a constant written in a branch a
+compare decides (`if got != expected: return 0.0`), or, in a function that judges (`grade_*`,
+`process_judge_response`), a score it parses (`float(m.group(1))`).
+
+A *fallback* is a value written when the work produced none: in an except handler that does not
+say which stage failed (a catch-all, or an exception any stage raises around more than one
+statement) and does not re-raise; in the no-match arm of a lookup (`int(m.group(1)) if m else 0`,
+`if m is None:`); as a `.get`/`getattr`/`next`/`or` default; in a branch taken on an error status
+(`if response.status_code != 200:`); in the arm of a dispatch on a reply that no known answer took
+(`if r == "A": … elif r == "B": … else: return 0.0`).
+
+Read from the `ast` tree that `extract_file` parses for every file anyway: a screened file and a
+LibCST-extracted one get the same writes, and the pre-screen needs no mirror of this module. Only
+channels that receive both a verdict and a fallback are kept; those are all FC003 can judge.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from failcode.facts.stages import StageClassifier
+from failcode.facts.vocabulary import is_verdict_function
+from failcode.model import ANY_NUMBER, CATCH_ALL, Pos, Write
+from failcode.names import FAILURE_WORDS, segments
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
+_MATCH = getattr(ast, "Match", ())
+_DECIDING = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+_CONVERSIONS = ("float", "int", "bool")
+_APPENDS = ("append", "add", "extend", "put")
+_NOWHERE = 10 ** 9
+_WORDS = re.compile(r"\W+")
+_EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
+_TRIVIAL = frozenset({"bool", "float", "int", "str", "len", "abs", "round"})
+# Exceptions that are an outcome by definition (`except FileNotFoundError: return "missing"`).
+_SIGNALS = frozenset("FileNotFoundError NotADirectoryError IsADirectoryError ProcessLookupError".split())
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What the statements of a block are, as a path: decided by a compare, or a fallback."""
+
+    decided: Optional[ast.AST] = None  # the compare that decides the branch
+    fallback: Optional[str] = None  # what triggers the fallback path (`except Exception`, …)
+    kind: str = ""  # the fallback's kind: except, status, dispatch
+    trigger: int = 0  # the line of the `except`/`if` that starts the fallback path
+    region: tuple[int, int] = (0, _NOWHERE)  # the lines of the genuine path a fallback stands in for
+    silent: bool = False  # a narrow handler: its exception is the signal for what it writes
+
+
+def channel_writes(tree: ast.Module, text: str, stages: StageClassifier) -> tuple[Write, ...]:
+    """The writes on every contested channel of the module's functions, in source order."""
+    imports: dict[str, str] = {}
+    for node in tree.body:
+        _note_import(node, imports)
+    found: list[Write] = []
+    lines: list[str] = []
+    for qualname, function in _functions(tree.body, ""):
+        scan = _Scan(qualname, function, imports, stages)
+        writes = scan.contested()
+        if writes:
+            if not lines:
+                lines = text.splitlines()
+            found.extend(w.finish(lines) for w in writes)
+    return tuple(found)
+
+
+def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.AST]]:
+    """Every function of a block, nested ones included, with its qualified name."""
+    for node in body:
+        if isinstance(node, _FUNCTIONS):
+            name = prefix + node.name
+            yield name, node
+            yield from _functions(_inner(node.body), name + ".")
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node.body, prefix + node.name + ".")
+        else:
+            yield from _functions(_inner(_blocks(node)), prefix)
+
+
+def _inner(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The definitions a block holds at any depth of its compound statements."""
+    out: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            out.append(node)
+        else:
+            out.extend(_inner(_blocks(node)))
+    return out
+
+
+def _blocks(node: ast.stmt) -> list[ast.stmt]:
+    """The statements directly inside a compound statement (all its arms)."""
+    out: list[ast.stmt] = []
+    for field in ("body", "orelse", "finalbody"):
+        out.extend(getattr(node, field, None) or ())
+    for handler in getattr(node, "handlers", None) or ():
+        out.extend(handler.body)
+    if _MATCH and isinstance(node, _MATCH):
+        for case in node.cases:
+            out.extend(case.body)
+    return out
+
+
+def _note_import(node: ast.stmt, imports: dict[str, str]) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            imports[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+    elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        for alias in node.names:
+            imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+
+class _Pending:
+    """A write found by the scan, positioned and quoted only if it is kept."""
+
+    __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region")
+
+    def __init__(self, node, function, channel, values, role, kind, why, trigger, region) -> None:
+        self.node, self.function, self.channel, self.values = node, function, channel, values
+        self.role, self.kind, self.why, self.trigger, self.region = role, kind, why, trigger, region
+
+    def finish(self, lines: list[str]) -> Write:
+        why = self.why if isinstance(self.why, str) else f"{self.why[0]} `{_short(self.why[1])}`"
+        return Write(_pos(self.node, lines), self.function, self.channel, _short(self.node), self.values,
+                     self.role, self.kind, why, self.trigger, self.region[0], self.region[1])
+
+
+class _Scan:
+    """One function's writes, by one walk of its statements (nested definitions are their own)."""
+
+    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier) -> None:
+        self.qualname = qualname
+        name = qualname.rpartition(".")[2]
+        self.dunder = name.startswith("__") and name.endswith("__")
+        self.judges = is_verdict_function(name)
+        self.imports = imports
+        self.stages = stages
+        self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
+        self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
+        self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
+        self.writes: list[_Pending] = []
+        if not self.dunder:  # `__eq__` returning False on an exception is the protocol
+            self.block(function.body, _Context())
+
+    def contested(self) -> list[_Pending]:
+        roles: dict[str, set[str]] = {}
+        for write in self.writes:
+            roles.setdefault(write.channel, set()).add(write.role)
+        return [w for w in self.writes if len(roles[w.channel]) == 2]
+
+    # -- statements ----------------------------------------------------------------------------
+
+    def block(self, body: list[ast.stmt], context: _Context) -> None:
+        dispatch: tuple[Optional[str], int] = (None, 0)  # the `if r == "A": return` run before
+        for statement in body:
+            if isinstance(statement, ast.Return) and dispatch[1] >= 2 and self.judges:
+                self.statement(statement, self.unknown_reply(statement, dispatch[0], context), body)
+            else:
+                self.statement(statement, context, body)
+            dispatch = _dispatch(statement, dispatch)
+
+    def unknown_reply(self, node: ast.AST, subject: str, context: _Context) -> _Context:
+        if context.fallback is not None:
+            return context
+        return _Context(fallback=f"a `{subject}` no branch matched", kind="dispatch", trigger=node.lineno)
+
+    def statement(self, node: ast.stmt, context: _Context, body: list[ast.stmt]) -> None:
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            return
+        if isinstance(node, ast.Return):
+            if node.value is not None:
+                self.write("return", node.value, context, top=True)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            if node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    self.assign(target, node.value, context)
+        elif isinstance(node, ast.Expr):
+            self.expression_statement(node.value, context)
+        elif isinstance(node, ast.If):
+            self.branch(node, context)
+        elif _TRY and isinstance(node, _TRY):
+            self.try_statement(node, context, body)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            self.block(node.body, context)
+            self.block(getattr(node, "orelse", None) or [], context)
+        elif _MATCH and isinstance(node, _MATCH):
+            for case in node.cases:
+                self.block(case.body, context)
+
+    def assign(self, target: ast.expr, value: ast.expr, context: _Context) -> None:
+        if isinstance(target, ast.Name):
+            name = target.id
+            self.compared.pop(name, None)
+            self.fetched.discard(name)
+            self.dicts.pop(name, None)
+            inner = value.value if isinstance(value, ast.Await) else value
+            if isinstance(inner, ast.Call):
+                self.fetched.add(name)
+            elif isinstance(inner, ast.Dict):
+                self.dicts[name] = inner
+            verdict = self.verdict(value, judging=self.judges or is_verdict_function(name))
+            if verdict is not None:
+                self.compared[name] = verdict
+            self.write(name, value, context)
+        elif isinstance(target, ast.Attribute):
+            dotted = _dotted(target)
+            if dotted is not None:
+                self.write(dotted, value, context)
+        elif isinstance(target, ast.Subscript):
+            base = _dotted(target.value)
+            if base is not None:
+                key = target.slice.value if isinstance(target.slice, ast.Constant) else None
+                self.write(f"{base}[{key!r}]" if isinstance(key, str) else f"{base}[]", value, context)
+
+    def expression_statement(self, value: ast.expr, context: _Context) -> None:
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in _APPENDS and len(value.args) == 1 and not value.keywords:
+            receiver = _dotted(value.func.value)
+            if receiver is not None:
+                self.write(f"{receiver}.{value.func.attr}", value.args[0], context)
+
+    def branch(self, node: ast.If, context: _Context) -> None:
+        test = node.test
+        if context.fallback is None and not context.silent and _error_status(test):
+            self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
+            self.block(node.orelse, context)
+            return
+        decided = self.deciding(test, judging=self.judges)
+        arms = context if decided is None or context.fallback is not None else _Context(
+            decided=decided, region=context.region, silent=context.silent)
+        self.block(node.body, arms)
+        subject = _chain_subject(node) if self.judges and context.fallback is None else None
+        if subject is not None and node.orelse and not isinstance(node.orelse[0], ast.If):
+            self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context))
+        elif len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            self.branch_chain(node.orelse[0], arms, context, subject)
+        else:
+            self.block(node.orelse, arms)
+
+    def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str]) -> None:
+        """An `elif` of a dispatch: its own test decides its arm; a final `else` is the unknown reply."""
+        decided = self.deciding(node.test, judging=self.judges)
+        own = arms if decided is None else _Context(decided=decided, region=arms.region, silent=arms.silent)
+        self.block(node.body, own)
+        if subject is not None and node.orelse and not isinstance(node.orelse[0], ast.If):
+            self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context))
+        elif len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            self.branch_chain(node.orelse[0], own, context, subject)
+        else:
+            self.block(node.orelse, own)
+
+    def try_statement(self, node, context: _Context, body: list[ast.stmt]) -> None:
+        self.block(node.body, context)
+        statements = len(node.body)
+        body_end = node.body[-1].end_lineno or node.lineno
+        block_end = body[-1].end_lineno or body_end
+        for handler in node.handlers:
+            types = _handler_types(handler.type, self.imports)
+            if _reraises(handler.body) or context.fallback is not None \
+                    or statements == 1 and _only_compares(node.body[0]):
+                inner = _Context(silent=True)
+            elif not types or any(t in CATCH_ALL for t in types) \
+                    or statements > 1 and not all(t.rpartition(".")[2] in _SIGNALS for t in types):
+                caught = f"except {', '.join(types)}" if types else "bare except"
+                inner = _Context(fallback=caught, kind="except", trigger=handler.lineno,
+                                 region=(node.lineno, block_end if statements > 1 else body_end))
+            else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
+                inner = _Context(silent=True)
+            self.block(handler.body, inner)
+        self.block(node.orelse, context)
+        self.block(node.finalbody, context)
+
+    # -- values ------------------------------------------------------------------------------
+
+    def write(self, channel: str, value: ast.expr, context: _Context, top: bool = False) -> None:
+        if context.silent:
+            return
+        if isinstance(value, ast.Await):
+            value = value.value
+        if top and isinstance(value, ast.Name) and value.id in self.dicts:
+            value = self.dicts[value.id]
+        if context.fallback is not None and _explained(value):
+            return  # `{"passed": False, "failure_reason": "…"}`: the record says what happened
+        if top and isinstance(value, ast.Dict):
+            for key, item in zip(value.keys, value.values):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    self.write(f"{channel}[{key.value!r}]", item, context)
+            return
+        if top and isinstance(value, ast.Tuple) and value.elts:
+            self.write(f"{channel}[0]", value.elts[0], context)
+            return
+        if isinstance(value, ast.Call) and value.keywords and not _default_call(value):
+            callee = _dotted(value.func)
+            if callee is not None:
+                for keyword in value.keywords:
+                    if keyword.arg is not None:
+                        self.write(f"{callee}({keyword.arg}=)", keyword.value, context)
+            return
+        judging = self.judges or is_verdict_function(_WORDS.sub("_", channel))
+        for node, values, role, kind, why in self.values(value, judging):
+            trigger, region = node.lineno, (0, _NOWHERE)
+            if role is None:  # a constant: the path decides what it is
+                if context.fallback is not None:
+                    role, kind, why = "fallback", context.kind, context.fallback
+                    trigger, region = context.trigger, context.region
+                elif context.decided is not None:
+                    role, kind, why = "verdict", "decided", ("when", context.decided)
+                else:
+                    continue
+            elif role == "verdict" and context.fallback is not None:
+                continue  # a handler that computes a verdict again is not a fallback
+            self.writes.append(_Pending(node, self.qualname, channel, values, role, kind, why, trigger, region))
+
+    def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
+        """(node, values, role, kind, why) for what an expression can write; role None for a constant."""
+        constant = _constant(node)
+        if constant is not None:
+            yield node, (constant,), None, "", None
+            return
+        verdict = self.verdict(node, judging)
+        if verdict is not None:
+            yield node, ("0.0", "1.0"), "verdict", "computed", ("as", verdict)
+            return
+        if self.judges and _parsed_number(node):
+            yield node, (ANY_NUMBER,), "verdict", "parsed", "as the score it parses"
+            return
+        if isinstance(node, ast.IfExp):
+            absent = self.absent(node.test)
+            if absent is not None:
+                name, missing = absent
+                found, lost = (node.orelse, node.body) if missing else (node.body, node.orelse)
+                yield from self.values(found, judging)
+                default = _constant(lost)
+                if default is not None:
+                    yield lost, (default,), "fallback", "no-match", f"no `{name}`"
+                return
+            decided = self.deciding(node.test, judging)
+            if decided is not None:
+                for arm in (node.body, node.orelse):
+                    value = _constant(arm)
+                    if value is not None:
+                        yield arm, (value,), "verdict", "decided", ("when", decided)
+            return
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+            default = _constant(node.values[1])
+            if default is not None:
+                yield from self.values(node.values[0], judging)
+                yield node.values[1], (default,), "fallback", "default", f"`{_short(node.values[0])} or …`"
+            return
+        if isinstance(node, ast.Call):
+            default = _default_call(node)
+            if default is not None:
+                value = _constant(default)
+                if value is not None:
+                    yield default, (value,), "fallback", "default", f"the `{_callee(node)}` default"
+                return
+            if _callee(node) in ("int", "float") and len(node.args) == 1 and not node.keywords:
+                yield from self.values(node.args[0], judging)
+
+    def verdict(self, node: ast.expr, judging: bool) -> Optional[ast.AST]:
+        """The compare that decides a computed verdict: a compare of two values, a call that compares
+        (a compare stage), or a name holding one; through `float()`/`bool()`, `not`, `and`/`or`."""
+        if isinstance(node, ast.Await):
+            node = node.value
+        if isinstance(node, ast.Compare):
+            return self.deciding(node, judging)
+        if isinstance(node, ast.Name):
+            return self.compared.get(node.id)
+        if isinstance(node, ast.BoolOp):
+            return next((v for v in (self.verdict(item, judging) for item in node.values) if v is not None), None)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.verdict(node.operand, judging)
+        if isinstance(node, ast.Call):
+            name = _callee(node)
+            if name in _CONVERSIONS and len(node.args) == 1:
+                return self.verdict(node.args[0], judging)
+            if name is not None and self.stages.classify(_resolve(name, self.imports)) == "compare":
+                return node
+        return None
+
+    def deciding(self, node: ast.expr, judging: bool) -> Optional[ast.AST]:
+        """The compare in a test that weighs a value. Anywhere, a call that compares (a compare
+        stage: `compare_answers(a, b)`); in a function or for a channel that judges (`grade_*`,
+        `score = …`), also a compare against another value or a reference constant (`got !=
+        expected`, `reply == "A"`). Elsewhere (`is_inside(path)`, `at_bottom()`) a compare that
+        fails closed on an error checks the machinery's own state; `x is None` never decides."""
+        if isinstance(node, ast.Compare):
+            if not judging or len(node.ops) != 1 or not isinstance(node.ops[0], _DECIDING):
+                return None
+            left, right = node.left, node.comparators[0]
+            if _is_literal(left) and _is_literal(right) or _constant(right) == "None":
+                return None
+            return node
+        if isinstance(node, ast.BoolOp):
+            return next((d for d in (self.deciding(v, judging) for v in node.values) if d is not None), None)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.deciding(node.operand, judging)
+        if isinstance(node, ast.Call) and _callee(node) is not None:
+            return node if self.stages.classify(_resolve(_callee(node), self.imports)) == "compare" else None
+        return None
+
+    def absent(self, test: ast.expr) -> Optional[tuple[str, bool]]:
+        """(what, missing) when a test asks whether a lookup found something: `m`, `not m`,
+        `m is None`, `m is not None`; `missing` is True for the arm where it found nothing. The
+        name must hold a call's result (`m = re.search(…)`), not a parameter or a flag."""
+        missing = False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, missing = test.operand, True
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+                and _constant(test.comparators[0]) == "None":
+            missing = missing != isinstance(test.ops[0], ast.Is)
+            test = test.left
+        if isinstance(test, ast.Name) and test.id in self.fetched:
+            return test.id, missing
+        return None
+
+
+# -- shapes --------------------------------------------------------------------------------------
+
+def _constant(node: ast.AST) -> Optional[str]:
+    """A constant's value as one comparable key: numbers and bools as floats (`False` is `0.0`:
+    whoever sums or tests them cannot tell them apart), strings quoted, `None`; lists of those."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or isinstance(value, (int, float)) and not isinstance(value, complex):
+            try:
+                return repr(float(value))
+            except OverflowError:
+                return None
+        if isinstance(value, str):
+            return repr(value)
+        if value is None:
+            return "None"
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)):
+        inner = _constant(node.operand)
+        return repr(-float(inner)) if inner is not None else None
+    if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+        items = [_constant(item) for item in node.elts]
+        return "[" + ", ".join(items) + "]" if all(i is not None for i in items) else None  # type: ignore[arg-type]
+    if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+        inner = _constant(node.elt)
+        return f"[{inner}, …]" if inner is not None else None
+    return None
+
+
+def _is_literal(node: ast.expr) -> bool:
+    return _constant(node) is not None or isinstance(node, (ast.Set, ast.List, ast.Tuple, ast.Dict))
+
+
+def _parsed_number(node: ast.expr) -> bool:
+    """`float(m.group(1))`, `int(score) / 10`, `min(max(score / 10, 0.0), 1.0)`: a number read
+    from something, the score a judge's reply holds."""
+    if isinstance(node, ast.Call):
+        name = _callee(node)
+        if name in ("int", "float") and len(node.args) == 1 and _constant(node.args[0]) is None:
+            return True
+        if name in ("min", "max", "round", "abs"):
+            return any(_parsed_number(arg) for arg in node.args)
+    if isinstance(node, ast.BinOp):
+        return _parsed_number(node.left) or _parsed_number(node.right)
+    return False
+
+
+def _default_call(node: ast.Call) -> Optional[ast.expr]:
+    """The default of `.get(key, DEFAULT)`, `getattr(obj, name, DEFAULT)`, `next(it, DEFAULT)`."""
+    name = _callee(node)
+    if name is None or node.keywords:
+        return None
+    last = name.rpartition(".")[2]
+    if last == "get" and "." in name and len(node.args) == 2 or name in ("next",) and len(node.args) == 2 \
+            or name == "getattr" and len(node.args) == 3:
+        return node.args[-1]
+    return None
+
+
+def _error_status(test: ast.expr) -> bool:
+    """A test that takes every failure of a reply as one path: `status_code != 200`, `>= 400`,
+    `not response.ok`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Attribute) and test.operand.attr == "ok"
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if not (isinstance(left, ast.Attribute) and left.attr in ("status_code", "status")
+            or isinstance(left, ast.Name) and left.id in ("status_code",)):
+        return False
+    code = right.value if isinstance(right, ast.Constant) and isinstance(right.value, int) else None
+    if code is None:
+        return False
+    return isinstance(op, ast.NotEq) and 200 <= code < 300 or isinstance(op, (ast.GtE, ast.Gt)) and code in (299, 300, 399, 400)
+
+
+def _chain_subject(node: ast.If) -> Optional[str]:
+    """The subject of a dispatch `if r == "A": … elif r == "B": …`: the same value compared with
+    constants in every test of the chain (two tests at least)."""
+    subjects = []
+    while True:
+        subjects.append(_dispatch_test(node.test))
+        if len(node.orelse) != 1 or not isinstance(node.orelse[0], ast.If):
+            break
+        node = node.orelse[0]
+    if len(subjects) < 2 or None in subjects or len(set(subjects)) != 1:
+        return None
+    return subjects[0]
+
+
+def _dispatch_test(test: ast.expr) -> Optional[str]:
+    """`r == "A"` or `r in ("A", "B")`: the subject `r` as written."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0], test.comparators[0]
+        if isinstance(op, ast.Eq) and _constant(right) is not None \
+                or isinstance(op, ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            return _short(test.left)
+    return None
+
+
+def _dispatch(statement: ast.stmt, before: tuple[Optional[str], int]) -> tuple[Optional[str], int]:
+    """Carries a dispatch across consecutive `if r == "A": return …` statements: after two or more,
+    a `return` is what a reply no branch matched gets."""
+    if not isinstance(statement, ast.If) or statement.orelse or not statement.body \
+            or not isinstance(statement.body[-1], ast.Return):
+        return None, 0
+    subject = _dispatch_test(statement.test)
+    if subject is None:
+        return None, 0
+    return subject, before[1] + 1 if before[0] == subject else 1
+
+
+def _explained(value: ast.expr) -> bool:
+    """A record that names what went wrong beside its verdict: a failure-worded key or keyword
+    (`{"passed": False, "failure_reason": …}`, `Result(ok=False, error=…)`), also in a tuple."""
+    items = value.elts if isinstance(value, ast.Tuple) else [value]
+    for item in items:
+        if isinstance(item, ast.Dict):
+            names = [k.value for k in item.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        elif isinstance(item, ast.Call):
+            names = [k.arg for k in item.keywords if k.arg]
+        else:
+            continue
+        if any(set(segments(name)) & _EXPLAINING for name in names):
+            return True
+    return False
+
+
+def _only_compares(statement: ast.stmt) -> bool:
+    """A statement whose only calls convert (`ok = bool(a == b)`): what it can raise is the compare's
+    own error, and "not equal" is a fair answer for values that cannot be compared."""
+    return not any(isinstance(node, ast.Call) and _callee(node) not in _TRIVIAL for node in ast.walk(statement))
+
+
+def _reraises(body: list[ast.stmt]) -> bool:
+    for statement in body:
+        if isinstance(statement, ast.Raise):
+            return True
+        if isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        if _reraises(_blocks(statement)):
+            return True
+    return False
+
+
+def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> list[str]:
+    if node is None:
+        return []
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    names = []
+    for item in items:
+        dotted = _dotted(item)
+        names.append(_resolve(dotted, imports).removeprefix("builtins.") if dotted else "?")
+    return names
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _callee(node: ast.Call) -> Optional[str]:
+    return _dotted(node.func)
+
+
+def _resolve(name: str, imports: dict[str, str]) -> str:
+    root, dot, rest = name.partition(".")
+    target = imports.get(root)
+    return name if target is None else f"{target}{dot}{rest}"
+
+
+def _short(node: ast.AST) -> str:
+    """The node's source on one line, cut to a length a message can quote."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _pos(node: ast.AST, lines: list[str]) -> Pos:
+    """1-based line and character columns (`ast` counts UTF-8 bytes)."""
+    def column(line: int, offset: int) -> int:
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        return len(text.encode("utf-8")[:offset].decode("utf-8", "replace")) + 1
+
+    end_line = node.end_lineno or node.lineno
+    return Pos(node.lineno, column(node.lineno, node.col_offset), end_line,
+               column(end_line, node.end_col_offset or node.col_offset))

@@ -1,0 +1,226 @@
+"""FC003 on outcome channels (facts/outcomes.py): verdicts written as bools, numbers and words, on
+returns, tuple and dict fields, names, appends and call keywords, and the fallbacks that write the
+same value: except handlers, no-match arms, lookup defaults, error-status branches and the arm of a
+dispatch that no known reply took. Each expected line is the fallback's own line, read from the
+source below, not from failcode's output."""
+
+from __future__ import annotations
+
+
+def test_judge_reply_dispatch_else_scores_as_a_wrong_answer(project):
+    """lighteval's simpleqa judge: an unknown reply (an API error text) is graded INCORRECT."""
+    project.write({"judge.py": '''
+        def process_judge_response(response):
+            if response == "A":
+                return 1.0
+            elif response == "B":
+                return 0.0
+            elif response == "C":
+                return 0.0
+            else:
+                log.warning("unknown judge reply %s", response)
+                return 0.0
+
+
+        def judge_letter(reply):
+            if reply == "A":
+                return 1.0
+            if reply == "B":
+                return 0.0
+            return 0.0
+        '''})
+    assert project.findings() == [("judge.py", "FC003", 10), ("judge.py", "FC003", 18)]
+
+
+def test_judge_parser_no_match_arm_and_handler(project):
+    """mix_eval's judge parsers: no score in the reply, or a crash, reads as the judge's lowest score."""
+    project.write({"parse.py": '''
+        import re
+
+
+        def process_judge_response(x):
+            try:
+                search = re.search(r"\\[\\[(\\d)\\]\\]", x)
+                return int(search.group(1)) if search else 0
+            except Exception:
+                return 0
+
+
+        def score_reply(reply):
+            m = SCORE.search(reply.text)
+            if m:
+                score = float(m.group(1))
+            else:
+                score = reply.metadata.get("score", 0.0)
+            return score
+        '''})
+    assert project.findings() == [("parse.py", "FC003", 7), ("parse.py", "FC003", 9),
+                                  ("parse.py", "FC003", 17)]
+
+
+def test_verdict_fields_of_tuples_dicts_appends_and_keywords(project):
+    """openevals' pyright scorer (a tuple), lighteval's metric dict, a results list, a Score(value=)."""
+    project.write({"scorers.py": '''
+        import json
+
+
+        def _parse_checker_output(stdout):
+            try:
+                output = json.loads(stdout)
+                errors = [e for e in output["diagnostics"] if e["severity"] == "error"]
+                score = len(errors) == 0
+                return (score, json.dumps(errors))
+            except json.JSONDecodeError:
+                return (False, "checker output is not JSON")
+
+
+        def classification_metric(doc, prediction):
+            try:
+                expected = LABELS[doc.gold_index]
+                is_exact_match = prediction["label"] == expected
+                return {"exact_match": float(is_exact_match), "total": 1.0}
+            except (IndexError, KeyError):
+                return {"exact_match": 0.0, "total": 1.0}
+
+
+        def grade_all(cases):
+            results = []
+            for case in cases:
+                try:
+                    out = run_candidate(case.code)
+                    results.append(out == case.expected)
+                except Exception:
+                    results.append(False)
+            return results
+
+
+        def score_answer(state, target):
+            try:
+                answer = extract_answer(state.output)
+                return Score(value=1.0 if answer == target.text else 0.0)
+            except Exception:
+                return Score(value=0.0)
+        '''})
+    assert project.findings() == [("scorers.py", "FC003", 11), ("scorers.py", "FC003", 20),
+                                  ("scorers.py", "FC003", 30), ("scorers.py", "FC003", 39)]
+
+
+def test_error_status_branch_returns_the_pass_verdict(project):
+    """nemoguardrails' Fiddler rail: a 401 or 500 from the guard reads as "not flagged"."""
+    project.write({"guard.py": '''
+        async def call_guard(client, text, threshold):
+            response = await client.post(text)
+            if response.status_code != 200:
+                log.error("guard returned %s", response.status_code)
+                return False
+            score = response.json()["score"]
+            return compare(score, threshold)
+        '''})
+    assert project.findings() == [("guard.py", "FC003", 5)]
+
+
+def test_honest_fallbacks_stay_quiet(project):
+    """None, a failure status and a record that says what went wrong are distinct outcomes."""
+    project.write({"honest.py": '''
+        import re
+
+
+        def process_judge_response(x):
+            search = re.search(r"\\[\\[(\\d)\\]\\]", x)
+            return int(search.group(1)) if search else None
+
+
+        async def call_guard(client, text, threshold):
+            response = await client.post(text)
+            if response.status_code >= 400:
+                return "unavailable"
+            return "flagged" if compare(response.json()["score"], threshold) else "clear"
+
+
+        def verify_traveler(first, last, birth, expected_first):
+            if first != expected_first:
+                return {"verified": False, "verification_failure": "another user"}
+            try:
+                age = compute_age(parse_date(birth))
+                minimum = load_minimum_age()
+            except ValueError:
+                return {"verified": False, "verification_failure": "bad date of birth"}
+            return {"verified": age >= minimum}
+
+
+        def grade(answer, expected):
+            try:
+                return compare_answers(answer, expected)
+            except Exception:
+                return None
+        '''})
+    assert project.findings() == []
+
+
+def test_ordinary_code_stays_quiet(project):
+    """Defaults, dispatches and fail-closed compares in code that judges no candidate."""
+    project.write({"ordinary.py": '''
+        def load(config):
+            timeout = config.get("timeout", 30)
+            if timeout > LIMIT:
+                timeout = 30
+            return timeout
+
+
+        def _compare_values(a, operator, b):
+            if operator == "=":
+                return a == b
+            elif operator == "!=":
+                return a != b
+            return False
+
+
+        def verify_default(stub_default, runtime_default):
+            try:
+                defaults_match = bool(stub_default == runtime_default)
+            except Exception:
+                defaults_match = False
+            return defaults_match
+
+
+        def is_metric_deprecated(metric):
+            try:
+                first = next(iter(signature(metric).parameters.values()), None)
+                return get_origin(first.annotation) is list and get_args(first.annotation) == (Score,)
+            except (AttributeError, ValueError, TypeError):
+                return False
+
+
+        def level_of(name):
+            if name == "debug":
+                return 10
+            if name == "info":
+                return 20
+            return 20
+
+
+        class Answer:
+            def __eq__(self, other):
+                try:
+                    return compare_answers(self.text, other.text)
+                except Exception:
+                    return False
+        '''})
+    # a config default, a comparison operator table, a compare that cannot raise anything but its own
+    # error, a metric helper that judges no answer, a log-level table, the `__eq__` protocol
+    assert project.findings() == []
+
+
+def test_one_finding_per_fallback_path(project):
+    """A handler that writes several verdict fields is one finding, at its first write."""
+    project.write({"metric.py": '''
+        def emotion_metric(doc, prediction):
+            try:
+                expected = LABELS[doc.gold_index]
+                is_match = prediction["label"] == expected
+                is_unknown = prediction["label"] == UNKNOWN
+                return {"exact_match": float(is_match), "unknown": float(is_unknown)}
+            except Exception:
+                return {"exact_match": 0.0, "unknown": 1.0}
+        '''})
+    assert project.findings() == [("metric.py", "FC003", 8)]

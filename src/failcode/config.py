@@ -20,7 +20,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 
 DEFAULT_CODE_PATTERN = r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$"
 DEFAULT_BLAME_PATTERN = (
-    r"providers?|upstream|remote|network|timeout|timed_out|models?|llm|api|vendors?|services?"
+    r"providers?|upstream|remote|network|backends?|timeout|timed_out|models?|llm|api|vendors?|services?"
     r"|quota|rate_limit(ed)?|guardrail"
 )
 DEFAULT_INTERNAL_PATTERN = r"(?i)internal|unexpected|unknown|unclassified|bug"
@@ -42,7 +42,7 @@ STAGES: dict[str, tuple[str, ...]] = {
         "requests.*", "httpx.*", "urllib.request.*", "subprocess.*", "socket.*",
         "json.load", "json.loads", "yaml.*load", "yaml.*load_all", "tomllib.load", "tomllib.loads",
         "tomli.load", "tomli.loads", "pickle.load", "pickle.loads", "ast.literal_eval",
-        "*.model_validate*", "*.parse_obj", "*.parse_raw", "*.json", "parse_*", "*_parse",
+        "*.model_validate*", "*.parse_obj", "*.parse_raw", "*.json", "parse", "*.parse", "parse_*", "*_parse",
         "deserialize*", "base64.*decode*", "codecs.decode", "binascii.*", "*.decode",
         "int", "float", "decimal.Decimal", "datetime.*.strptime", "datetime.*.fromisoformat",
         "extract_*",

@@ -126,6 +126,47 @@ class Write:
     trigger: int
     region_start: int
     region_end: int
+    attempt: Optional[Pos] = None  # a handler's fallback: its `try` keyword
+    stages: tuple[StageCall, ...] = ()  # … and the stages its try body calls, in separate statements
+
+    @property
+    def action(self) -> str:
+        """What the write does, as written: `returns False`, `appends -1 to results`."""
+        channel, text = self.channel, self.text
+        if channel == "return":
+            return f"returns {text}"
+        if channel.startswith("return["):
+            return f"returns {text} as {channel}"
+        if channel.endswith("=)"):
+            callee, _, keyword = channel[:-2].partition("(")
+            return f"passes {keyword}={text} to {callee}"
+        receiver, dot, method = channel.rpartition(".")
+        if dot and method in ("append", "add", "extend", "put"):
+            return f"{'adds' if method == 'add' else method + 's'} {text} to {receiver}"
+        return f"assigns {text} to {channel}"
+
+    def recorded_beside(self, facts: "FileFacts") -> bool:
+        """The fallback's handler also records an outcome (`failures.add("COMPARE_FAILED")`): it
+        has said what happened, and its sites are judged on their own."""
+        return any(site.context == "handler" and self.trigger <= site.pos.line <= self.pos.line
+                   for site in facts.sites)
+
+
+@dataclass(frozen=True)
+class Blame:
+    """A catch-all that puts a failure into words while its try runs our own code (facts/outcomes.py).
+
+    `texts` are what the handler says: log messages, the errors it raises (class names too),
+    strings it writes. `own` is the own code the try runs: (`yield`, "", line),
+    (`raise`, "ValueError", line), (`call`, "self._ensure_url", line).
+    """
+
+    pos: Pos  # the `except` keyword
+    function: str
+    caught: str
+    texts: tuple[str, ...]
+    own: tuple[tuple[str, str, int], ...]
+    attempt: int  # the `try` line
 
 
 @dataclass(frozen=True)
@@ -210,6 +251,7 @@ class FileFacts:
     noqa: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, codes); () means every code
     file_noqa: bool = False
     writes: tuple[Write, ...] = ()
+    blames: tuple[Blame, ...] = ()
 
 
 @dataclass(frozen=True, order=True)

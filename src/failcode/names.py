@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Iterator, Optional
 
 _CAMEL_1 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _CAMEL_2 = re.compile(r"([a-z0-9])([A-Z])")
@@ -41,7 +41,11 @@ class SegmentPattern:
 
     def search(self, name: str) -> Optional[str]:
         """The first run of whole segments the pattern matches (`provider` in PROVIDER_FAILED)."""
-        return next((run for run in runs(name) if self._regex.fullmatch(run)), None)
+        return next(self.hits(name), None)
+
+    def hits(self, name: str) -> Iterator[str]:
+        """Every run of whole segments the pattern matches, in order."""
+        return (run for run in runs(name) if self._regex.fullmatch(run))
 
     def __repr__(self) -> str:
         return f"SegmentPattern({self.pattern!r})"

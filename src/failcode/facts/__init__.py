@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from failcode.config import Settings
-from failcode.facts.outcomes import channel_writes
+from failcode.facts.outcomes import outcome_facts
 from failcode.facts.screen import parse, screened
 from failcode.facts.stages import StageClassifier
 from failcode.facts.source import InputError, decode
@@ -32,8 +32,8 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
         from failcode.facts.extract import extract_source
 
         facts = extract_source(text, path, module, is_package, settings, tree)
-    writes = channel_writes(tree, text, _stages(settings)) if tree is not None else ()
-    return dataclasses.replace(facts, writes=writes) if writes else facts
+    writes, blames = outcome_facts(tree, text, _stages(settings)) if tree is not None else ((), ())
+    return dataclasses.replace(facts, writes=writes, blames=blames) if writes or blames else facts
 
 
 _STAGES: dict[Settings, StageClassifier] = {}

@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from failcode.facts.stages import StageClassifier
+from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
-from failcode.model import ANY_NUMBER, CATCH_ALL, Pos, Write
+from failcode.model import ANY_NUMBER, CATCH_ALL, UNSPECIFIC, Blame, Pos, StageCall, Write
 from failcode.names import FAILURE_WORDS, segments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -43,7 +43,8 @@ _APPENDS = ("append", "add", "extend", "put")
 _NOWHERE = 10 ** 9
 _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
-_TRIVIAL = frozenset({"bool", "float", "int", "str", "len", "abs", "round"})
+_LOG_CALLS = frozenset({"print", "str", "repr", "format"})
+_LOGGING = frozenset("debug info warning warn error exception critical log print echo tool_output".split())
 # Exceptions that are an outcome by definition (`except FileNotFoundError: return "missing"`).
 _SIGNALS = frozenset("FileNotFoundError NotADirectoryError IsADirectoryError ProcessLookupError".split())
 
@@ -58,36 +59,42 @@ class _Context:
     trigger: int = 0  # the line of the `except`/`if` that starts the fallback path
     region: tuple[int, int] = (0, _NOWHERE)  # the lines of the genuine path a fallback stands in for
     silent: bool = False  # a narrow handler: its exception is the signal for what it writes
+    attempt: Optional[ast.AST] = None  # a handler's `try` statement
 
 
-def channel_writes(tree: ast.Module, text: str, stages: StageClassifier) -> tuple[Write, ...]:
-    """The writes on every contested channel of the module's functions, in source order."""
+def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier) -> tuple[tuple[Write, ...], tuple[Blame, ...]]:
+    """The writes on every contested channel of the module's functions, and the catch-alls that
+    describe a failure in words while their try runs our own code, in source order."""
     imports: dict[str, str] = {}
     for node in tree.body:
         _note_import(node, imports)
-    found: list[Write] = []
+    defined = frozenset(node.name for node in tree.body if isinstance(node, _FUNCTIONS))
+    writes: list[Write] = []
+    blames: list[Blame] = []
     lines: list[str] = []
-    for qualname, function in _functions(tree.body, ""):
-        scan = _Scan(qualname, function, imports, stages)
-        writes = scan.contested()
-        if writes:
-            if not lines:
-                lines = text.splitlines()
-            found.extend(w.finish(lines) for w in writes)
-    return tuple(found)
+    for qualname, function, methods in _functions(tree.body, "", frozenset()):
+        scan = _Scan(qualname, function, imports, stages, defined, methods)
+        contested = scan.contested()
+        if (contested or scan.blames) and not lines:
+            lines = text.splitlines()
+        writes.extend(w.finish(lines) for w in contested)
+        blames.extend(b.finish(lines) for b in scan.blames)
+    return tuple(writes), tuple(blames)
 
 
-def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.AST]]:
-    """Every function of a block, nested ones included, with its qualified name."""
+def _functions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
+    """Every function of a block, nested ones included, with its qualified name and the methods
+    of its class (what `self.x()` can call in this file)."""
     for node in body:
         if isinstance(node, _FUNCTIONS):
             name = prefix + node.name
-            yield name, node
-            yield from _functions(_inner(node.body), name + ".")
+            yield name, node, methods
+            yield from _functions(_inner(node.body), name + ".", methods)
         elif isinstance(node, ast.ClassDef):
-            yield from _functions(node.body, prefix + node.name + ".")
+            own = frozenset(item.name for item in node.body if isinstance(item, _FUNCTIONS))
+            yield from _functions(node.body, prefix + node.name + ".", own)
         else:
-            yield from _functions(_inner(_blocks(node)), prefix)
+            yield from _functions(_inner(_blocks(node)), prefix, methods)
 
 
 def _inner(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -126,23 +133,45 @@ def _note_import(node: ast.stmt, imports: dict[str, str]) -> None:
 class _Pending:
     """A write found by the scan, positioned and quoted only if it is kept."""
 
-    __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region")
+    __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region", "attempt",
+                 "stages")
 
-    def __init__(self, node, function, channel, values, role, kind, why, trigger, region) -> None:
+    def __init__(self, node, function, channel, values, role, kind, why, trigger, region, attempt=None,
+                 stages=()) -> None:
         self.node, self.function, self.channel, self.values = node, function, channel, values
         self.role, self.kind, self.why, self.trigger, self.region = role, kind, why, trigger, region
+        self.attempt, self.stages = attempt, stages
 
     def finish(self, lines: list[str]) -> Write:
         why = self.why if isinstance(self.why, str) else f"{self.why[0]} `{_short(self.why[1])}`"
+        attempt = _pos(self.attempt, lines) if self.attempt is not None else None
         return Write(_pos(self.node, lines), self.function, self.channel, _short(self.node), self.values,
-                     self.role, self.kind, why, self.trigger, self.region[0], self.region[1])
+                     self.role, self.kind, why, self.trigger, self.region[0], self.region[1], attempt,
+                     self.stages)
+
+
+class _PendingBlame:
+    __slots__ = ("handler", "function", "caught", "texts", "own", "attempt")
+
+    def __init__(self, handler, function, caught, texts, own, attempt) -> None:
+        self.handler, self.function, self.caught, self.texts = handler, function, caught, texts
+        self.own, self.attempt = own, attempt
+
+    def finish(self, lines: list[str]) -> Blame:
+        start = _pos(self.handler, lines)
+        return Blame(Pos(start.line, start.column, start.line, start.column + len("except")), self.function,
+                     self.caught, self.texts, self.own, self.attempt)
 
 
 class _Scan:
     """One function's writes, by one walk of its statements (nested definitions are their own)."""
 
-    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier) -> None:
+    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
+                 defined: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset()) -> None:
         self.qualname = qualname
+        self.defined, self.methods = defined, methods
+        self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
+        self.blames: list[_PendingBlame] = []
         name = qualname.rpartition(".")[2]
         self.dunder = name.startswith("__") and name.endswith("__")
         self.judges = is_verdict_function(name)
@@ -152,6 +181,7 @@ class _Scan:
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.writes: list[_Pending] = []
+        self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
         if not self.dunder:  # `__eq__` returning False on an exception is the protocol
             self.block(function.body, _Context())
 
@@ -272,19 +302,51 @@ class _Scan:
         block_end = body[-1].end_lineno or body_end
         for handler in node.handlers:
             types = _handler_types(handler.type, self.imports)
+            if not types or any(t in CATCH_ALL for t in types):
+                self.catch_all(node, handler, types)
             if _reraises(handler.body) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]):
                 inner = _Context(silent=True)
             elif not types or any(t in CATCH_ALL for t in types) \
                     or statements > 1 and not all(t.rpartition(".")[2] in _SIGNALS for t in types):
                 caught = f"except {', '.join(types)}" if types else "bare except"
-                inner = _Context(fallback=caught, kind="except", trigger=handler.lineno,
-                                 region=(node.lineno, block_end if statements > 1 else body_end))
+                broad = not types or any(t in CATCH_ALL or t.rpartition(".")[2] in UNSPECIFIC for t in types)
+                inner = _Context(fallback=caught, kind="except" if broad else "narrow-except", trigger=handler.lineno,
+                                 region=(node.lineno, block_end if statements > 1 else body_end), attempt=node)
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
                 inner = _Context(silent=True)
             self.block(handler.body, inner)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
+
+    def catch_all(self, attempt, handler: ast.ExceptHandler, types: list[str]) -> None:
+        """Notes a catch-all that puts a failure into words (a log message, a raised error's name
+        and text, a written string) while its try runs our own code: a `yield` (a context
+        manager's caller), a `raise` of its own, or a call of a function or method this file
+        defines. Whether the words blame an outside party is FC006's to judge."""
+        if _reraises(handler.body, bare_only=True) or _narrows(handler):
+            return
+        texts = tuple(dict.fromkeys(_words_of(handler.body)))
+        if not texts:
+            return
+        own: list[tuple[str, str, int]] = []
+        for node in _own_nodes_of(attempt.body):
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                if self.manages_context:  # the caller's `with` body raises into this yield
+                    own.append(("yield", "", node.lineno))
+            elif isinstance(node, ast.Raise) and node.exc is not None:
+                raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+                own.append(("raise", _dotted(raised) or "?", node.lineno))
+            elif isinstance(node, ast.Call):
+                callee = _callee(node)
+                if callee is None:
+                    continue
+                root, _, rest = callee.partition(".")
+                if root in ("self", "cls") and rest in self.methods or not rest and root in self.defined:
+                    own.append(("call", callee, node.lineno))
+        if own and (own[0][0] == "yield" or not _one_call(attempt.body)):  # one call: the party's, all that can fail
+            caught = f"except {', '.join(types)}" if types else "bare except"
+            self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno))
 
     # -- values ------------------------------------------------------------------------------
 
@@ -325,7 +387,45 @@ class _Scan:
                     continue
             elif role == "verdict" and context.fallback is not None:
                 continue  # a handler that computes a verdict again is not a fallback
-            self.writes.append(_Pending(node, self.qualname, channel, values, role, kind, why, trigger, region))
+            attempt = context.attempt if role == "fallback" and why == context.fallback else None
+            stages = self.stages_of(attempt) if attempt is not None else ()
+            self.writes.append(_Pending(node, self.qualname, channel, values, role, kind, why, trigger, region,
+                                        attempt, stages))
+
+    def stages_of(self, attempt) -> tuple[StageCall, ...]:
+        """The first call of each stage in a try body, each in a statement of its own: calls nested
+        in one expression (`float(verify(parse(a), parse(b)))`) or in a logging argument are one
+        step, not stages a handler must tell apart. An `==` is a compare when one side is a name the
+        try bound from a call (`out == expected`, `out = run(code)`)."""
+        known = self.tried.get(id(attempt))
+        if known is not None:
+            return known
+        first: dict[str, StageCall] = {}
+        bound: set[str] = set()
+        for statement in _simple_statements(attempt.body):
+            found: list[StageCall] = []  # the statement's stage is its last: `float(verify(parse(a)))` compares
+            for node in _own_nodes(statement):
+                if isinstance(node, ast.Call):
+                    name = _callee(node)
+                    if name is not None and not is_trivial(name):
+                        keywords = [k.arg for k in node.keywords if k.arg]
+                        stage = self.stages.classify(_resolve(name, self.imports), keywords)
+                        if stage is not None:
+                            found.append(StageCall(stage, name, node.lineno))
+                elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+                    sides = [node.left, node.comparators[0]]
+                    if any(isinstance(side, ast.Name) and side.id in bound for side in sides) \
+                            and not any(_is_literal(side) for side in sides):
+                        found.append(StageCall("compare", "==" if isinstance(node.ops[0], ast.Eq) else "!=", node.lineno))
+            if found:
+                last = max(found, key=lambda call: STAGE_ORDER.index(call.stage))
+                first.setdefault(last.stage, last)
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(_awaited(statement.value), ast.Call):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                bound.update(t.id for t in targets if isinstance(t, ast.Name))
+        found = tuple(sorted(first.values(), key=lambda call: call.line))
+        self.tried[id(attempt)] = found
+        return found
 
     def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
         """(node, values, role, kind, why) for what an expression can write; role None for a constant."""
@@ -560,21 +660,114 @@ def _explained(value: ast.expr) -> bool:
     return False
 
 
+def _awaited(node: Optional[ast.expr]) -> Optional[ast.expr]:
+    return node.value if isinstance(node, ast.Await) else node
+
+
+def _simple_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a block that are no blocks themselves, nested ones included, with the
+    headers (`if` tests, `for` iterables) of the compound ones as statements of their own."""
+    for statement in body:
+        if isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        inner = _blocks(statement)
+        if not inner:
+            yield statement
+            continue
+        header = [getattr(statement, field, None) for field in ("test", "iter", "items", "subject")]
+        for part in header:
+            if isinstance(part, ast.AST):
+                yield ast.Expr(part, lineno=part.lineno, col_offset=part.col_offset)
+            elif isinstance(part, list):
+                for item in part:
+                    yield ast.Expr(item.context_expr, lineno=statement.lineno, col_offset=statement.col_offset)
+        yield from _simple_statements(inner)
+
+
+def _own_nodes(statement: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of one statement, outside lambdas, f-strings and logging arguments."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING:
+            continue
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.Lambda, ast.JoinedStr)):
+                stack.append(child)
+
+
 def _only_compares(statement: ast.stmt) -> bool:
     """A statement whose only calls convert (`ok = bool(a == b)`): what it can raise is the compare's
     own error, and "not equal" is a fair answer for values that cannot be compared."""
-    return not any(isinstance(node, ast.Call) and _callee(node) not in _TRIVIAL for node in ast.walk(statement))
+    return not any(isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?") for node in ast.walk(statement))
 
 
-def _reraises(body: list[ast.stmt]) -> bool:
+def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:
+    """A `raise` in the block (`bare_only`: a bare `raise`, the exception passed on as it is)."""
     for statement in body:
-        if isinstance(statement, ast.Raise):
+        if isinstance(statement, ast.Raise) and (statement.exc is None or not bare_only):
             return True
         if isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
             continue
-        if _reraises(_blocks(statement)):
+        if _reraises(_blocks(statement), bare_only):
             return True
     return False
+
+
+def _one_call(body: list[ast.stmt]) -> bool:
+    calls = [node for node in _own_nodes_of(body) if isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?")]
+    return len(body) == 1 and len(calls) <= 1
+
+
+def _narrows(handler: ast.ExceptHandler) -> bool:
+    """The handler looks at what it caught before it speaks (`isinstance(e, RateLimitError)`,
+    `type(e)`, `is_rate_limit(e)`): what it says may be true of that exception."""
+    if handler.name is None:
+        return False
+    for node in _own_nodes_of(handler.body):
+        if isinstance(node, ast.Call) and any(isinstance(arg, ast.Name) and arg.id == handler.name
+                                              for arg in node.args) and _callee(node) not in _LOG_CALLS \
+                and not (isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING):
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == handler.name:
+            return True
+    return False
+
+
+def _words_of(body: list[ast.stmt]) -> Iterator[str]:
+    """What a handler says: the text of its log messages, of the errors it raises (their class
+    names too) and the strings it writes (f-strings by their literal parts). Not dict
+    keys (`{"backend": …}` names a field) and not debug logs, which no one reads as the outcome."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "debug":
+            continue
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            name = _dotted(raised)
+            if name is not None:
+                yield name.rpartition(".")[2]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+            yield " ".join(node.value.split())[:80]
+        children = list(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Dict):
+            children = [value for value in node.values]
+        stack.extend(reversed(children))
+
+
+def _own_nodes_of(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a block, outside nested functions and classes."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+                stack.append(child)
 
 
 def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> list[str]:

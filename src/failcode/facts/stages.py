@@ -44,14 +44,17 @@ class StageClassifier:
         patterns = [(stage, _Pattern(text)) for stage in STAGE_ORDER for text in table.get(stage, ())]
         # qualified names decide before bare-name patterns
         self._patterns = [p for p in patterns if p[1].dotted] + [p for p in patterns if not p[1].dotted]
+        self._known: dict[tuple[str, tuple[str, ...]], Optional[str]] = {}  # files share most callees
 
     def classify(self, name: str, keywords: Iterable[str] = ()) -> Optional[str]:
+        key = (name, tuple(keywords))
+        if key in self._known:
+            return self._known[key]
         last = name.rpartition(".")[2]
-        keywords = tuple(keywords)
-        for stage, pattern in self._patterns:
-            if pattern.matches(name, last, keywords):
-                return stage
-        return None
+        stage = next((stage for stage, pattern in self._patterns if pattern.matches(name, last, key[1])), None)
+        if len(self._known) < 100_000:
+            self._known[key] = stage
+        return stage
 
 
 def is_trivial(name: str) -> bool:

@@ -9,6 +9,7 @@ never loads it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from failcode.config import Settings
 from failcode.names import FAILURE_WORDS, head, is_registry_name, segments
@@ -36,6 +37,7 @@ _VERDICT_WORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)
 def is_verdict_function(name: str) -> bool:
     """`grade_answer`, `compare_single_extraction_wrapper`, `score`, `exact_match_metric`: a function
     that issues verdicts (`is_metric_deprecated` and `extract_metric_data` only handle metrics)."""

@@ -19,6 +19,31 @@ def _stages_text(stages) -> str:
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    yield from _recorded_codes(facts, project)
+    yield from _fallback_values(facts)
+
+
+def _fallback_values(facts: FileFacts) -> Iterator[Finding]:
+    """A broad or unspecific handler writes one verdict-channel value for a try whose separate
+    statements run two or more stages (facts/outcomes.py): `parse(gold)`, `parse(prediction)`,
+    `verify(…)` … `except Exception: return 0.0` cannot say whether the reference, the answer or the
+    checker failed."""
+    seen: set[int] = set()
+    for write in facts.writes:
+        if write.role != "fallback" or write.kind != "except" or write.attempt is None \
+                or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts):
+            continue
+        seen.add(write.attempt.line)
+        both = "both" if len(write.stages) == 2 else "all of them"
+        yield Finding(
+            facts.path, write.attempt, CODE,
+            f"try spans {_stages_text(write.stages)}; {write.why} {write.action} for {both} — split the "
+            f"try so each stage gets its own outcome",
+            None,
+        )
+
+
+def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for try_block in facts.tries:
         if len(try_block.stages) < 2 or not any(h.unspecific for h in try_block.handlers):
             continue

@@ -90,7 +90,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
         value = fallback.values[0]
-        if _honest(value, project) or _records(facts, fallback):
+        if _honest(value, project) or fallback.recorded_beside(facts):
             continue
         genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end
@@ -100,29 +100,12 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if genuine is None or key in said:
             continue
         said.add(key)
-        target = _target(fallback)
         yield Finding(
             facts.path, fallback.pos, CODE,
-            f"{fallback.why}: {target}, the verdict line {genuine.pos.line} records {genuine.why} — "
+            f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
             f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
             None,
         )
-
-
-def _target(write: Write) -> str:
-    """What the write does, as written: `returns False`, `appends -1 to results`."""
-    channel, text = write.channel, write.text
-    if channel == "return":
-        return f"returns {text}"
-    if channel.startswith("return["):
-        return f"returns {text} as {channel}"
-    if channel.endswith("=)"):
-        callee, _, keyword = channel[:-2].partition("(")
-        return f"passes {keyword}={text} to {callee}"
-    receiver, dot, method = channel.rpartition(".")
-    if dot and method in ("append", "add", "extend", "put"):
-        return f"{method}s {text} to {receiver}" if method != "add" else f"adds {text} to {receiver}"
-    return f"assigns {text} to {channel}"
 
 
 def _honest(value: str, project: Project) -> bool:
@@ -135,7 +118,3 @@ def _honest(value: str, project: Project) -> bool:
     return False
 
 
-def _records(facts: FileFacts, fallback: Write) -> bool:
-    """The fallback's handler also records an outcome (`failures.add("COMPARE_FAILED")`)."""
-    return any(site.context == "handler" and fallback.trigger <= site.pos.line <= fallback.pos.line
-               for site in facts.sites)

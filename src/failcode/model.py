@@ -157,15 +157,15 @@ class Blame:
     """A catch-all that puts a failure into words while its try runs our own code (facts/outcomes.py).
 
     `texts` are what the handler says: log messages, the errors it raises (class names too),
-    strings it writes. `own` is the own code the try runs: (`yield`, "", line),
-    (`raise`, "ValueError", line), (`call`, "self._ensure_url", line).
+    strings it writes. `own` is the own code the try runs, as (kind, name, line, what it says):
+    (`yield`, "", 216, ""), (`raise`, "ValueError", 159, "temperature is 0").
     """
 
     pos: Pos  # the `except` keyword
     function: str
     caught: str
     texts: tuple[str, ...]
-    own: tuple[tuple[str, str, int], ...]
+    own: tuple[tuple[str, str, int, str], ...]
     attempt: int  # the `try` line
 
 

@@ -43,6 +43,8 @@ _APPENDS = ("append", "add", "extend", "put")
 _NOWHERE = 10 ** 9
 _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
+_BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
+                            " LookupError AttributeError NotImplementedError".split())
 _LOG_CALLS = frozenset({"print", "str", "repr", "format"})
 _LOGGING = frozenset("debug info warning warn error exception critical log print echo tool_output".split())
 # Exceptions that are an outcome by definition (`except FileNotFoundError: return "missing"`).
@@ -68,12 +70,11 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier) -> tuple
     imports: dict[str, str] = {}
     for node in tree.body:
         _note_import(node, imports)
-    defined = frozenset(node.name for node in tree.body if isinstance(node, _FUNCTIONS))
     writes: list[Write] = []
     blames: list[Blame] = []
     lines: list[str] = []
-    for qualname, function, methods in _functions(tree.body, "", frozenset()):
-        scan = _Scan(qualname, function, imports, stages, defined, methods)
+    for qualname, function in _functions(tree.body, ""):
+        scan = _Scan(qualname, function, imports, stages)
         contested = scan.contested()
         if (contested or scan.blames) and not lines:
             lines = text.splitlines()
@@ -82,19 +83,17 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier) -> tuple
     return tuple(writes), tuple(blames)
 
 
-def _functions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
-    """Every function of a block, nested ones included, with its qualified name and the methods
-    of its class (what `self.x()` can call in this file)."""
+def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.AST]]:
+    """Every function of a block, nested ones included, with its qualified name."""
     for node in body:
         if isinstance(node, _FUNCTIONS):
             name = prefix + node.name
-            yield name, node, methods
-            yield from _functions(_inner(node.body), name + ".", methods)
+            yield name, node
+            yield from _functions(_inner(node.body), name + ".")
         elif isinstance(node, ast.ClassDef):
-            own = frozenset(item.name for item in node.body if isinstance(item, _FUNCTIONS))
-            yield from _functions(node.body, prefix + node.name + ".", own)
+            yield from _functions(node.body, prefix + node.name + ".")
         else:
-            yield from _functions(_inner(_blocks(node)), prefix, methods)
+            yield from _functions(_inner(_blocks(node)), prefix)
 
 
 def _inner(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -166,10 +165,8 @@ class _PendingBlame:
 class _Scan:
     """One function's writes, by one walk of its statements (nested definitions are their own)."""
 
-    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
-                 defined: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset()) -> None:
+    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier) -> None:
         self.qualname = qualname
-        self.defined, self.methods = defined, methods
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
         name = qualname.rpartition(".")[2]
@@ -321,30 +318,28 @@ class _Scan:
 
     def catch_all(self, attempt, handler: ast.ExceptHandler, types: list[str]) -> None:
         """Notes a catch-all that puts a failure into words (a log message, a raised error's name
-        and text, a written string) while its try runs our own code: a `yield` (a context
-        manager's caller), a `raise` of its own, or a call of a function or method this file
-        defines. Whether the words blame an outside party is FC006's to judge."""
+        and text, a written string) while its try runs code that is certainly our own: a `yield`
+        in a context manager (the caller's `with` body raises into it) or a check that raises a
+        builtin error (`raise ValueError("temperature 0 with several samples")`). Calls are not
+        counted: whether a helper is ours or a thin wrapper of the party's client, a file cannot
+        tell. Whether the words blame an outside party is FC006's to judge."""
         if _reraises(handler.body, bare_only=True) or _narrows(handler):
             return
         texts = tuple(dict.fromkeys(_words_of(handler.body)))
         if not texts:
             return
-        own: list[tuple[str, str, int]] = []
-        for node in _own_nodes_of(attempt.body):
-            if isinstance(node, (ast.Yield, ast.YieldFrom)):
-                if self.manages_context:  # the caller's `with` body raises into this yield
-                    own.append(("yield", "", node.lineno))
-            elif isinstance(node, ast.Raise) and node.exc is not None:
-                raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-                own.append(("raise", _dotted(raised) or "?", node.lineno))
-            elif isinstance(node, ast.Call):
-                callee = _callee(node)
-                if callee is None:
-                    continue
-                root, _, rest = callee.partition(".")
-                if root in ("self", "cls") and rest in self.methods or not rest and root in self.defined:
-                    own.append(("call", callee, node.lineno))
-        if own and (own[0][0] == "yield" or not _one_call(attempt.body)):  # one call: the party's, all that can fail
+        own: list[tuple[str, str, int, str]] = []
+        for statement in _simple_statements(attempt.body):
+            if isinstance(statement, ast.Raise) and statement.exc is not None:
+                raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
+                if raised in _BUILTIN_ERRORS:  # a check of our own (`raise ValueError("bad config")`)
+                    said = " ".join(text for text in _words_of([ast.Expr(statement.exc)]))
+                    own.append(("raise", raised, statement.lineno, said))
+                continue
+            value = _awaited(getattr(statement, "value", None))
+            if isinstance(value, (ast.Yield, ast.YieldFrom)) and self.manages_context:
+                own.append(("yield", "", statement.lineno, ""))  # the caller's `with` body raises into it
+        if own:
             caught = f"except {', '.join(types)}" if types else "bare except"
             self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno))
 
@@ -713,11 +708,6 @@ def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:
         if _reraises(_blocks(statement), bare_only):
             return True
     return False
-
-
-def _one_call(body: list[ast.stmt]) -> bool:
-    calls = [node for node in _own_nodes_of(body) if isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?")]
-    return len(body) == 1 and len(calls) <= 1
 
 
 def _narrows(handler: ast.ExceptHandler) -> bool:

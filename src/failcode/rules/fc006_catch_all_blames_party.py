@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterator, Optional
 
 from failcode.model import FileFacts, Finding
+from failcode.names import segments
 from failcode.project import Project
 
 CODE = "FC006"
@@ -26,32 +27,33 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
 # evaluating model"), not a party blamed for failing; as a recorded code (MODEL_TIMEOUT) it still blames.
 _PROSE = re.compile(r"[a-z0-9]+")
 _SUBJECTS = frozenset({"model", "models", "llm", "llms", "guardrail", "guardrails"})
+_FAILING = frozenset("call calls request requests error errors exception failed failure failures fails unavailable"
+                     " timeout timed down unreachable returned refused rejected exceeded unhealthy outage".split())
+_REACHING = frozenset("call calling reach reaching contact contacting query querying from".split())
 
 
 def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
     """A catch-all logs, raises or writes words that blame an outside party ("Error in API call",
     `raise ProviderError(…)`, `reason="backend_unavailable"`) while its try also runs our own code
-    (facts/outcomes.py): a `raise` of our own, a `yield` to a context manager's caller, a call of
-    a function this file defines. Our bugs there get the party's name. A try that covers only the
-    party's call and the reading of its reply is quiet: its failure is the party's."""
+    (facts/outcomes.py): a check that raises a builtin error, a `yield` to a context manager's
+    caller. Our failures there get the party's name. A try that covers only the party's call and
+    the reading of its reply is quiet: its failure is the party's."""
     patterns = project.patterns
     for blame in facts.blames:
         if blame.pos.line in reported:
             continue
-        party = next(((text, hit) for text in blame.texts for words in [_words(text)]
-                      if not patterns.internal.search(words)
-                      for hit in patterns.blame.hits(words) if hit.lower() not in _SUBJECTS), None)
+        party = next(((text, hit) for text in blame.texts for hit in [_blamed(text, project)] if hit), None)
         if party is None:
             continue
-        # raising the party's own error type in the try (`raise ProviderError(…)`) is not our code failing
-        own = [(kind, name, line) for kind, name, line in blame.own
-               if kind != "raise" or not patterns.blame.search(name.rpartition(".")[2])]
+        # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
+        # returned no token") is the party failing, not our own code
+        own = [(kind, name, line) for kind, name, line, said in blame.own
+               if kind != "raise" or not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))]
         if not own:
             continue
         kind, name, line = own[0]
         runs = {"yield": f"yields to the caller's code at line {line}",
-                "raise": f"raises its own {name} at line {line}",
-                "call": f"calls our own {name}() at line {line}"}[kind]
+                "raise": f"raises its own {name} at line {line}"}[kind]
         said = party[0] if len(party[0]) <= 60 else party[0][:57] + "..."
         yield Finding(
             facts.path, blame.pos, CODE,
@@ -62,10 +64,28 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
         )
 
 
-def _words(text: str) -> str:
-    """Prose as one name of `_`-joined words (`Error in API call` → `error_in_api_call`), so the
-    blame and internal patterns match it by whole segments; a class name stays as it is."""
-    return text if text.isidentifier() else "_".join(_PROSE.findall(text.lower()))
+def _blamed(text: str, project: Project) -> Optional[str]:
+    """The party a text blames for failing: a blame-pattern word (`api`, `provider`, `backend`,
+    `rate limit`) right before a word of failure (`API call`, `provider failed`, `ProviderError`,
+    `backend_unavailable`) or right after a word of reaching it ("failed to call the LLM provider",
+    "could not reach the service"). A party named in passing ("Error in rate limit success event",
+    "custom_llm_provider") blames no one; nor does a model, which prose names as the subject."""
+    patterns = project.patterns
+    words = list(segments(text)) if text.isidentifier() else _PROSE.findall(text.lower())
+    if not words or patterns.internal.search("_".join(words)):
+        return None
+    for i in range(len(words)):
+        for n in (2, 1):
+            run = "_".join(words[i:i + n])
+            if len(words[i:i + n]) < n or not patterns.blame.matches(run) or patterns.blame.search(run) != run:
+                continue
+            if run in _SUBJECTS:
+                break
+            after = words[i + n] if i + n < len(words) else ""
+            if after in _FAILING or _REACHING.intersection(words[max(0, i - 3):i]):
+                return run
+            break
+    return None
 
 
 def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:

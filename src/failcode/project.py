@@ -283,6 +283,43 @@ def _connected(registries: list[Registry], code: re.Pattern) -> list[list[Regist
     return groups
 
 
+def _ties(project: Project) -> dict[int, set[str]]:
+    """id(registry) → the channels it is tied to, by their last name (`failures` for
+    `failures.add` and for `if code in failures`): the sinks it governs and the collections it
+    filters or is filtered by."""
+    ties: dict[int, set[str]] = {}
+    recorded: dict[tuple[str, str], set[str]] = {}
+    for facts in project.files.values():
+        for site in facts.sites:
+            code = project.resolve(site).code
+            if code is not None:
+                recorded.setdefault((facts.path, site.sink), set()).add(code)
+    for key, registries in project.bound.items():
+        codes = recorded.get(key, set())
+        for registry in registries:
+            # bound through a code two lists share (`batch_cap_reached`), a channel ties neither to the
+            # other; it must record a code of this list that the others lack
+            others = [other for other in registries if other is not registry]
+            if any(code in registry.codes and not any(code in other.codes for other in others) for code in codes):
+                ties.setdefault(id(registry), set()).add(_channel_name(key[1]))
+    for facts in project.files.values():
+        for found in facts.filters:
+            for side, other in ((found.container, found.iterable), (found.iterable, found.container)):
+                registry = project.registry_named(side) if side else None
+                if registry is not None and other:
+                    ties.setdefault(id(registry), set()).add(_channel_name(other))
+    return ties
+
+
+def _channel_name(sink: str) -> str:
+    """`failures.add` → `failures`, `=status` / `status=` → `status`, `pkg.mod.failures` → `failures`."""
+    name = sink.strip("=").rpartition(":")[2]
+    receiver, dot, method = name.rpartition(".")
+    if dot and method in ("add", "append", "extend", "update", "put", "insert"):
+        name = receiver
+    return name.rpartition(".")[2]
+
+
 def _disagreements(project: Project) -> list[Disagreement]:
     """Every discovered registry that disagrees with the configured authority or with the union of
     the registries it shares codes with."""
@@ -294,11 +331,19 @@ def _disagreements(project: Project) -> list[Disagreement]:
                 found.append(Disagreement(registry, authority - registry.codes, registry.codes - authority,
                                           tuple(project.configured), True))
         return found
+    ties = _ties(project)
     for group in _connected(project.discovered, project.patterns.code):
-        union = frozenset().union(*(r.codes for r in group))
         for registry in group:
+            # compared only with the lists that are about the same thing: one of the same name, one
+            # it is a partial copy of (all its codes are the other's), or one that governs or filters
+            # a channel it governs or filters. Two vocabularies that only share some words and type
+            # different fields (`StopReason`, `RunOutcome`) are two levels, not a copy gone stale
+            peers = [other for other in group if other is not registry and (
+                other.name == registry.name or registry.codes < other.codes
+                or ties.get(id(other), set()) & ties.get(id(registry), set()))]
+            union = frozenset().union(registry.codes, *(other.codes for other in peers))
             missing = union - registry.codes
             if missing:
-                holders = tuple(other for other in group if other is not registry and missing & other.codes)
+                holders = tuple(other for other in peers if missing & other.codes)
                 found.append(Disagreement(registry, missing, frozenset(), holders, False))
     return found

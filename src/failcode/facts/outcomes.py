@@ -43,6 +43,8 @@ _APPENDS = ("append", "add", "extend", "put")
 _NOWHERE = 10 ** 9
 _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
+_FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
+                         " permissions credential credentials hmac digest secret access allowed".split())
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
 _LOG_CALLS = frozenset({"print", "str", "repr", "format"})
@@ -170,7 +172,9 @@ class _Scan:
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
         name = qualname.rpartition(".")[2]
-        self.dunder = name.startswith("__") and name.endswith("__")
+        # `__eq__` returning False on an exception is the protocol; an access check that fails
+        # closed (`verify_password`, `compare_digest`) answers "no" to what it cannot check, rightly
+        self.dunder = name.startswith("__") and name.endswith("__") or bool(_FAIL_CLOSED.intersection(segments(name)))
         self.judges = is_verdict_function(name)
         self.imports = imports
         self.stages = stages
@@ -179,7 +183,7 @@ class _Scan:
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.writes: list[_Pending] = []
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
-        if not self.dunder:  # `__eq__` returning False on an exception is the protocol
+        if not self.dunder:
             self.block(function.body, _Context())
 
     def contested(self) -> list[_Pending]:
@@ -485,7 +489,8 @@ class _Scan:
             name = _callee(node)
             if name in _CONVERSIONS and len(node.args) == 1:
                 return self.verdict(node.args[0], judging)
-            if name is not None and self.stages.classify(_resolve(name, self.imports)) == "compare":
+            if name is not None and self.stages.classify(_resolve(name, self.imports)) == "compare" \
+                    and not name.endswith("compare_digest"):
                 return node
         return None
 
@@ -547,6 +552,11 @@ def _constant(node: ast.AST) -> Optional[str]:
             and isinstance(node.operand.value, (int, float)):
         inner = _constant(node.operand)
         return repr(-float(inner)) if inner is not None else None
+    if isinstance(node, ast.Call) and _callee(node) == "float" and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() in ("nan", "inf", "-inf"):
+        return str(node.args[0].value).lower()  # `float("nan")`: no score, not a score
+    if isinstance(node, ast.Attribute) and node.attr in ("nan", "NaN", "NAN") and _dotted(node) is not None:
+        return "nan"
     if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
         items = [_constant(item) for item in node.elts]
         return "[" + ", ".join(items) + "]" if all(i is not None for i in items) else None  # type: ignore[arg-type]

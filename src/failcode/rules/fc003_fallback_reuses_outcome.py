@@ -109,8 +109,8 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
 
 
 def _honest(value: str, project: Project) -> bool:
-    """None and empty text say "no answer"; a failure status (`"error"`, `"unavailable"`) is one."""
-    if value == "None":
+    """None, NaN and empty text say "no answer"; a failure status (`"error"`, `"unavailable"`) is one."""
+    if value in ("None", "nan"):
         return True
     if value[:1] in ("'", '"'):
         text = value[1:-1].strip()

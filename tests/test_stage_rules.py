@@ -744,13 +744,48 @@ def test_fc003_failure_status_and_signalling_exception_stay_quiet(project):
             if info.st_size == 0:
                 return "missing"
             return "present"
+
+
+        def get_state(path):
+            try:
+                if os.path.lexists(path):
+                    if os.path.islink(path):
+                        return "link"
+                    return "file"
+                return "absent"
+            except FileNotFoundError:
+                return "absent"
+
+
+        async def check_access(user):
+            try:
+                from proxy.auth import enforce_access
+            except ImportError:
+                return "allowed"
+            await enforce_access(user)
+            return "allowed"
+
+
+        async def db_health(client, cache):
+            try:
+                if client is None:
+                    cache = {"status": "disconnected"}
+                    return cache
+                await client.health_check()
+                cache = {"status": "connected"}
+                return cache
+            except Exception:
+                cache = {"status": "disconnected"}
+                return cache
         '''})
+    # ansible's file-state probe and litellm's optional-proxy check (held out): FileNotFoundError and
+    # ImportError name their outcome around any try; "disconnected" is a failure status
     assert project.findings() == []
 
 
 def test_fc003_named_outcome_still_reported_beside_those_controls(project):
     """Controls: a code that says what failed is a verdict; a narrow exception around two
-    statements does not say which of them failed."""
+    statements does not say which of them failed (a PermissionError is not "missing")."""
     project.write({"grader.py": '''
         def grade(answer, expected, failures):
             try:
@@ -764,7 +799,7 @@ def test_fc003_named_outcome_still_reported_beside_those_controls(project):
             try:
                 info = os.stat(path)
                 size = read_header(path)
-            except FileNotFoundError:
+            except PermissionError:
                 return "missing"
             if size == 0:
                 return "missing"

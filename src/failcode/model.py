@@ -63,6 +63,12 @@ CATCH_ALL = frozenset({"Exception", "BaseException"})
 UNSPECIFIC = CATCH_ALL | frozenset("ValueError TypeError KeyError LookupError AttributeError RuntimeError".split())
 
 
+# Exceptions that are an outcome by definition: `except FileNotFoundError: return "absent"`,
+# `except ImportError: return "unavailable"` say what happened, however long the try.
+SIGNALS = frozenset("FileNotFoundError NotADirectoryError IsADirectoryError ProcessLookupError ImportError"
+                    " ModuleNotFoundError".split())
+
+
 def _builtin(name: str) -> str:
     return name[len("builtins."):] if name.startswith("builtins.") else name
 
@@ -83,6 +89,11 @@ class Handler:
     @property
     def catches_all(self) -> bool:
         return catches_all(self.types)
+
+    @property
+    def signals(self) -> bool:
+        """Names only exceptions that are an outcome by definition (SIGNALS)."""
+        return bool(self.types) and all(t.rpartition(".")[2] in SIGNALS for t in self.types)
 
     @property
     def unspecific(self) -> bool:

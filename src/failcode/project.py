@@ -162,6 +162,16 @@ class Project:
         segs = segments(value)
         return bool(segs) and all(seg in _STATUS_WORDS or self.patterns.internal.matches(seg) for seg in segs)
 
+    def says_no_answer(self, value: str) -> bool:
+        """A channel value (facts/outcomes.py keys) that is no verdict: None, NaN, empty text, or a
+        failure status (`"error"`, `"unavailable"`)."""
+        if value in ("None", "nan"):
+            return True
+        if value[:1] in ("'", '"'):
+            text = value[1:-1].strip()
+            return not text or self.is_failure_status(text)
+        return False
+
     def is_registry_like(self, name: Optional[str]) -> bool:
         """A known registry, or an UPPER_CASE constant named like one (`FAILURE_ORDER`)."""
         if name is None:
@@ -224,7 +234,7 @@ def in_scope(registry: Registry, facts: FileFacts) -> bool:
 # Words that, alone, only say that something went wrong.
 _STATUS_WORDS = frozenset(
     "error errors errored fail failed failure failing unavailable unhealthy unreachable crashed exception"
-    " aborted".split()
+    " aborted disconnected offline down".split()
 )
 
 

@@ -31,7 +31,7 @@ from typing import Iterator, Optional
 
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
-from failcode.model import ANY_NUMBER, CATCH_ALL, UNSPECIFIC, Blame, Pos, StageCall, Write
+from failcode.model import ANY_NUMBER, CATCH_ALL, SIGNALS, UNSPECIFIC, Blame, Pos, StageCall, Write
 from failcode.names import FAILURE_WORDS, segments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -49,8 +49,6 @@ _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError Ke
                             " LookupError AttributeError NotImplementedError".split())
 _LOG_CALLS = frozenset({"print", "str", "repr", "format"})
 _LOGGING = frozenset("debug info warning warn error exception critical log print echo tool_output".split())
-# Exceptions that are an outcome by definition (`except FileNotFoundError: return "missing"`).
-_SIGNALS = frozenset("FileNotFoundError NotADirectoryError IsADirectoryError ProcessLookupError".split())
 
 
 @dataclass(frozen=True)
@@ -309,7 +307,7 @@ class _Scan:
                     or statements == 1 and _only_compares(node.body[0]):
                 inner = _Context(silent=True)
             elif not types or any(t in CATCH_ALL for t in types) \
-                    or statements > 1 and not all(t.rpartition(".")[2] in _SIGNALS for t in types):
+                    or statements > 1 and not all(t.rpartition(".")[2] in SIGNALS for t in types):
                 caught = f"except {', '.join(types)}" if types else "bare except"
                 broad = not types or any(t in CATCH_ALL or t.rpartition(".")[2] in UNSPECIFIC for t in types)
                 inner = _Context(fallback=caught, kind="except" if broad else "narrow-except", trigger=handler.lineno,

@@ -41,6 +41,8 @@ def target_text(node: cst.BaseExpression) -> str:
             if key is not None:
                 return f"{base}[{key!r}]"
         return f"{base}[]"
+    if isinstance(node, cst.Attribute):  # `response.choices[0].finish_reason`
+        return f"{target_text(node.value)}.{node.attr.value}"
     return type(node).__name__
 
 

@@ -20,10 +20,10 @@ def _stages_text(stages) -> str:
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     yield from _recorded_codes(facts, project)
-    yield from _fallback_values(facts)
+    yield from _fallback_values(facts, project)
 
 
-def _fallback_values(facts: FileFacts) -> Iterator[Finding]:
+def _fallback_values(facts: FileFacts, project: Project) -> Iterator[Finding]:
     """A broad or unspecific handler writes one verdict-channel value for a try whose separate
     statements run two or more stages (facts/outcomes.py): `parse(gold)`, `parse(prediction)`,
     `verify(…)` … `except Exception: return 0.0` cannot say whether the reference, the answer or the
@@ -31,7 +31,8 @@ def _fallback_values(facts: FileFacts) -> Iterator[Finding]:
     seen: set[int] = set()
     for write in facts.writes:
         if write.role != "fallback" or write.kind != "except" or write.attempt is None \
-                or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts):
+                or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts) \
+                or project.says_no_answer(write.values[0]):
             continue
         seen.add(write.attempt.line)
         both = "both" if len(write.stages) == 2 else "all of them"

@@ -25,8 +25,10 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
 def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
     reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises}
     try_line = {h.id: t.pos.line for t in facts.tries for h in t.handlers}
-    # `except FileNotFoundError:` around one statement: the exception is the signal for its outcome
-    signalled = {h.id for t in facts.tries for h in t.handlers if t.body_statements == 1 and not h.unspecific}
+    # `except KeyError:` around one statement, or `except FileNotFoundError:` around any: the
+    # exception is the signal for the outcome the handler records
+    signalled = {h.id for t in facts.tries for h in t.handlers
+                 if t.body_statements == 1 and not h.unspecific or h.signals}
     genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     for site in facts.sites:
@@ -90,7 +92,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
         value = fallback.values[0]
-        if _honest(value, project) or fallback.recorded_beside(facts):
+        if project.says_no_answer(value) or fallback.recorded_beside(facts):
             continue
         genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end
@@ -106,15 +108,5 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
             f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
             None,
         )
-
-
-def _honest(value: str, project: Project) -> bool:
-    """None, NaN and empty text say "no answer"; a failure status (`"error"`, `"unavailable"`) is one."""
-    if value in ("None", "nan"):
-        return True
-    if value[:1] in ("'", '"'):
-        text = value[1:-1].strip()
-        return not text or project.is_failure_status(text)
-    return False
 
 

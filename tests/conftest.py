@@ -32,8 +32,8 @@ HARNESS_EXPECTED = [
 GOOD = """
 def run(failures, client):
     try:
-        client.prepare()
-        client.call()
+        request = build_request()
+        client.call(request)
     except Exception:
         failures.add("PROVIDER_FAILED")
 """

@@ -22,7 +22,6 @@ ORDER = 'FAILURE_ORDER = ["PARSE_FAILED", "EXEC_FAILED", "COMPARE_FAILED"]\n'
     "list(filter(FAILURE_ORDER.__contains__, reasons))",
     "set(reasons) & set(FAILURE_ORDER)",
     "set(reasons).intersection(FAILURE_ORDER)",
-    "next((c for c in reasons if c in FAILURE_ORDER), 'UNKNOWN')",
     "[run for run in runs if run.state in FAILURE_ORDER]",
 ])
 def test_fc004_filter_forms(project, expression):
@@ -74,6 +73,10 @@ def test_fc004_registry_imported_from_another_module(project):
     "        else:\n            out.append('UNKNOWN:' + r)\n    return out",
     # filters over collections that are not codes
     "return {k: v for k, v in kwargs.items() if k in allowed}",
+    # the first known reason, else an explicit default that is itself reported (issue 12)
+    "return next((c for c in reasons if c in FAILURE_ORDER), 'UNKNOWN')",
+    # a yes/no question, not a selection
+    "return any(c in FAILURE_ORDER for c in reasons)",
 ])
 def test_fc004_quiet_cases(project, body):
     project.write({"report.py": ORDER + f"\n\ndef ordered(reasons, kwargs, allowed):\n    {body}\n"})

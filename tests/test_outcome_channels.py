@@ -399,3 +399,93 @@ def test_fc006_words_that_do_not_blame_or_code_that_is_the_party_stay_quiet(proj
     # in prose is the subject; a bare re-raise; one call, even our own thin wrapper; the only raise in
     # the try is the party's own error type
     assert project.findings() == []
+
+
+def test_service_fallbacks_that_are_policies_stay_quiet(project):
+    """Held-out service code (litellm's proxy): a guardrail hook whose try only reads the
+    guardrail's reply records `guardrail_failed_to_respond`, an operation status, not a verdict;
+    a handler that sorts what it caught keeps its last value as a policy; a password check
+    fails closed; NaN is no score."""
+    project.write({"hooks.py": '''
+        from typing import Literal
+
+        GuardrailStatus = Literal["success", "guardrail_intervened", "guardrail_failed_to_respond"]
+
+
+        async def check_guardrail(client, data):
+            response = await client.post(data)
+            try:
+                result = response.json()
+                if not isinstance(result, dict):
+                    return "guardrail_failed_to_respond"
+                if result.get("error"):
+                    return "guardrail_failed_to_respond"
+                return "success" if result.get("flagged") is False else "guardrail_intervened"
+            except Exception:
+                return "guardrail_failed_to_respond"
+
+
+        async def reload_user(user_id, db):
+            try:
+                user = await db.get_user(user_id)
+            except Exception as exc:
+                outage = find_outage_in_chain(exc)
+                if outage is not None:
+                    return retry_later(outage)
+                return "no_active_key"
+            if user is None:
+                return "no_active_key"
+            return active_record(user)
+
+
+        def verify_password(stored, password):
+            try:
+                raw = base64.b64decode(stored)
+                salt, dk = raw[:16], raw[16:]
+                return secrets.compare_digest(dk, scrypt(password, salt))
+            except Exception:
+                return False
+
+
+        async def judge_score(llm, prompt):
+            try:
+                rating = parse_rating(await llm.generate(prompt))
+                if rating in (0, 2, 4):
+                    return float(rating) / 4
+                return float("nan")
+            except Exception:
+                return float("nan")
+        '''})
+    assert project.findings() == []
+
+
+def test_fc006_recorded_blame_needs_our_own_code_in_the_try(project):
+    """Control beside the quiet guardrail hook: the same code recorded by a catch-all whose try
+    also builds the judge prompt with our own helper blames the guardrail for our bug."""
+    project.write({"judge.py": '''
+        from typing import Literal
+
+        GuardrailStatus = Literal["success", "guardrail_intervened", "guardrail_failed_to_respond"]
+
+
+        class JudgeGuardrail:
+            def _build_prompt(self, messages):
+                return "\\n".join(m["content"] for m in messages)
+
+            async def check(self, messages, client):
+                try:
+                    prompt = self._build_prompt(messages)
+                    verdict = await client.judge(prompt)
+                    return "success" if verdict.allowed else "guardrail_intervened"
+                except Exception:
+                    return "guardrail_failed_to_respond"
+
+
+        async def check_reply_only(client, data):
+            try:
+                verdict = await client.judge(data)
+                return "success" if verdict.allowed else "guardrail_intervened"
+            except Exception:
+                return "guardrail_failed_to_respond"
+        '''})
+    assert project.findings() == [("judge.py", "FC006", 15)]

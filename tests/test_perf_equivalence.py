@@ -55,8 +55,8 @@ def test_no_prescreen_gives_the_same_report(tmp_path):
     (root / "hidden.py").write_text(
         "def probe(client):\n"
         "    try:\n"
-        "        client.prepare()\n"
-        "        client.call()\n"
+        "        request = build_request()\n"
+        "        client.call(request)\n"
         "    except Exception:\n"
         "        return {'sta' 'tus': 'PROVIDER_FAILED'}\n", encoding="utf-8")
     screened = failcode("check", ".", "--no-cache", cwd=root)

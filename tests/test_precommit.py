@@ -20,14 +20,14 @@ from conftest import REPO, write_tree
 IDENTITY = {"GIT_AUTHOR_NAME": "failcode tests", "GIT_AUTHOR_EMAIL": "tests@example.invalid",
             "GIT_COMMITTER_NAME": "failcode tests", "GIT_COMMITTER_EMAIL": "tests@example.invalid"}
 BLAMING = """
-def run_case(client, prompt, failures):
+def run_case(client, case, failures):
     try:
+        prompt = build_prompt(case)
         reply = client.complete(prompt)
-        answer = reply.strip()
     except Exception:
         failures.add("PROVIDER_FAILED")
         return None
-    return answer
+    return reply.strip()
 """
 FIXED = BLAMING.replace("except Exception:", "except ConnectionError:")
 REGISTRY = """

@@ -62,3 +62,64 @@ def test_lists_of_one_name_are_compared(project):
         "b/codes.py": 'FAILURE_CODES = ("ANSWER_WRONG", "PARSE_FAILED", "SETUP_FAILED")\n',
     })
     assert project.findings() == [("a/codes.py", "FC005", 1), ("b/codes.py", "FC005", 1)]
+
+
+def test_an_enum_of_a_big_types_module_governs_only_files_that_import_it(project):
+    """litellm's guardrail records its own verdicts (`Rejected`, `Allow`) to `verdict=`; it imports a
+    class from the proxy's types module, which also defines an approval-status Enum with `rejected`."""
+    types = '''
+        import enum
+
+
+        class ApprovalStatus(str, enum.Enum):
+            PENDING = "pending"
+            APPROVED = "approved"
+            REJECTED = "rejected"
+
+
+        class UserAuth:
+            pass
+        '''
+    guard = '''
+        from proxy.types import {imported}
+
+
+        class Guard:
+            def scan(self, auth, blocked):
+                if blocked:
+                    self._record_verdict(verdict="Rejected")
+                else:
+                    self._record_verdict(verdict="Allow")
+        '''
+    project.write({"proxy/types.py": types, "proxy/guard.py": guard.format(imported="UserAuth")})
+    assert project.findings() == []
+    # control: importing the Enum itself ties the module to it, and `Rejected` is then a slip
+    project.write({"proxy/guard.py": guard.format(imported="ApprovalStatus, UserAuth")})
+    assert ("proxy/guard.py", "FC001", 7) in project.findings()
+
+
+def test_fc004_lookups_that_filter_nothing_stay_quiet(project):
+    """Issue 12's false alarms: the first known kind with a default, any/all tests, and a fixed
+    table narrowed to a fixed set of keys (litellm's finish-reason maps, held out)."""
+    project.write({"kinds.py": '''
+        ERROR_KINDS = ("RateLimitError", "APIError", "Timeout")
+        _FINISH_REASON_MAP = {"STOP": "stop", "MAX_TOKENS": "length", "end_turn": "stop"}
+        _GEMINI_FINISH_REASON_KEYS = frozenset({"STOP", "MAX_TOKENS"})
+
+
+        def kind_of(error):
+            return next((n.__name__ for n in type(error).__mro__ if n.__name__ in ERROR_KINDS), "APIError")
+
+
+        def any_known(reasons):
+            return any(r in ERROR_KINDS for r in reasons)
+
+
+        GEMINI_FINISH_REASONS = {k: v for k, v in _FINISH_REASON_MAP.items() if k in _GEMINI_FINISH_REASON_KEYS}
+
+
+        def report(reasons):
+            return [r for r in reasons if r in ERROR_KINDS]
+        '''})
+    # control: `report` keeps only the reasons the list knows
+    assert project.findings() == [("kinds.py", "FC004", 18)]

@@ -165,11 +165,13 @@ class Write:
 
 @dataclass(frozen=True)
 class Blame:
-    """A catch-all that puts a failure into words while its try runs our own code (facts/outcomes.py).
+    """A catch-all whose try runs our own code, and what it says (facts/outcomes.py).
 
     `texts` are what the handler says: log messages, the errors it raises (class names too),
     strings it writes. `own` is the own code the try runs, as (kind, name, line, what it says):
-    (`yield`, "", 216, ""), (`raise`, "ValueError", 159, "temperature is 0").
+    (`yield`, "", 216, ""), (`raise`, "ValueError", 159, "temperature is 0"), (`call`,
+    "self._run_judge", 282, "") for a method of its class or a function of its file or package
+    (`argument` when the call sits inside another call's arguments).
     """
 
     pos: Pos  # the `except` keyword

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 from failcode.model import FileFacts, Handler, Registry, RegistryEntry, Site
-from failcode.names import SegmentPattern, is_registry_name, segments
+from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
 _LITERAL_KINDS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
@@ -156,11 +156,18 @@ class Project:
         return None
 
     def is_failure_status(self, value: str) -> bool:
-        """`failed`, `ERROR`, `unhealthy`, `unknown`: a value that says the operation failed and
-        nothing else, so a handler that records it tells the truth. `PROVIDER_FAILED` and
-        `ANSWER_MISMATCH` say what failed, and can be verdicts."""
+        """`failed`, `ERROR`, `unhealthy`, `unknown`, `guardrail_failed_to_respond`: a value that says
+        an operation failed, so a handler that records it tells the truth (whether it blames the
+        right party is FC006's question). `COMPARE_FAILED` and `ANSWER_MISMATCH` say what failed in
+        the check itself, and can be verdicts."""
         segs = segments(value)
-        return bool(segs) and all(seg in _STATUS_WORDS or self.patterns.internal.matches(seg) for seg in segs)
+        if not segs:
+            return False
+        if all(seg in _STATUS_WORDS or self.patterns.internal.matches(seg) for seg in segs):
+            return True
+        # `guardrail_failed_to_respond`, `provider_unavailable`: an outside party's failure is the
+        # status of an operation, never a verdict on what was checked (FC006 judges the blame)
+        return bool(_STATUS_WORDS.intersection(segs)) and self.patterns.blame.search(value) is not None
 
     def says_no_answer(self, value: str) -> bool:
         """A channel value (facts/outcomes.py keys) that is no verdict: None, NaN, empty text, or a
@@ -218,15 +225,18 @@ def _slip(code: str, other: str) -> bool:
 
 def in_scope(registry: Registry, facts: FileFacts) -> bool:
     """Whether a discovered registry can govern the sites of a file: the file's module defines it,
-    or imports its module, something from its module, or a re-export of it (`from pkg import
-    FAILURE_CODES`)."""
+    or imports its module (`from pkg import codes`), a constant of its module (`from pkg.codes
+    import UNKNOWN_FAILURE`), or the registry by name from its module or a re-export (`from pkg
+    import FAILURE_CODES`). Importing a class from a big types module does not bring its every
+    Enum into scope."""
     if registry.module == facts.module or not registry.module:
         return True
     for imported in facts.imports:
         package, _, name = imported.rpartition(".")
-        if registry.module in (imported, package):  # the module, or something from it
+        if imported == registry.module or package == registry.module and is_constant_name(name):
             return True
-        if name == registry.name and package and registry.module.startswith(package + "."):
+        if name == registry.name and package and (package == registry.module
+                                                  or registry.module.startswith(package + ".")):
             return True
     return False
 

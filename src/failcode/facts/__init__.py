@@ -32,7 +32,7 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
         from failcode.facts.extract import extract_source
 
         facts = extract_source(text, path, module, is_package, settings, tree)
-    writes, blames = outcome_facts(tree, text, _stages(settings)) if tree is not None else ((), ())
+    writes, blames = outcome_facts(tree, text, _stages(settings), module, is_package) if tree is not None else ((), ())
     return dataclasses.replace(facts, writes=writes, blames=blames) if writes or blames else facts
 
 

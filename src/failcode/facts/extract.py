@@ -38,6 +38,8 @@ _SKIP_FIELDS = frozenset(
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
+_PASSIVE_CALLS = frozenset("str repr format print debug info warning warn error exception critical log"
+                           " append add extend".split())
 _NOWHERE = Pos(0, 0, 0, 0)
 
 
@@ -318,13 +320,15 @@ class Extractor:
         self.stage_pending.append(fill)
 
     def _note_narrowing(self, node: cst.Call, name: str) -> None:
-        if name not in _EXCEPTION_CHECKS or not node.args:
+        """A handler that looks at what it caught: `isinstance(e, RateLimitError)`, `type(e)`, or
+        any function given the exception (`is_rate_limit(e)`, `find_outage_in_chain(exc)`), but
+        not a log call, `str(e)` or an exception built from it."""
+        last = name.rpartition(".")[2]
+        if name not in _EXCEPTION_CHECKS and (last in _PASSIVE_CALLS or last[:1].isupper()):
             return
-        first = node.args[0].value
-        if not isinstance(first, cst.Name):
-            return
+        given = {arg.value.value for arg in node.args if isinstance(arg.value, cst.Name)}
         for kind, ident in self.context:
-            if kind == "handler" and self.handler_names.get(ident) == first.value:
+            if kind == "handler" and self.handler_names.get(ident) in given:
                 self.narrowing.add(ident)
 
     def _call_sites(self, node: cst.Call, keywords: list[str]) -> None:

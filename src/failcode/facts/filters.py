@@ -57,6 +57,9 @@ class FilterFinder:
         self.looks_like_registry = looks_like_registry
         self.on_filter = on_filter
         self.on_difference = on_difference
+        # generators that answer one question instead of keeping a selection: `any(…)`, `all(…)`,
+        # and `next((n for n in mro if n in KINDS), "APIError")`, whose default keeps the unknown
+        self.answering: set[int] = set()
 
     def collection_name(self, node: cst.BaseExpression) -> Optional[str]:
         """The import-resolved name of a collection, through `set(…)`, `sorted(…)`, `.keys()`."""
@@ -89,6 +92,8 @@ class FilterFinder:
         return None
 
     def comprehension(self, node) -> None:
+        if id(node) in self.answering:
+            return
         comp_for = node.for_in
         while comp_for is not None:
             names = _target_names(comp_for.target)
@@ -101,6 +106,9 @@ class FilterFinder:
 
     def call(self, node: cst.Call, name: Optional[str]) -> None:
         func = node.func
+        if node.args and isinstance(node.args[0].value, cst.GeneratorExp) and (
+                name in ("any", "all") or name == "next" and len(node.args) == 2):
+            self.answering.add(id(node.args[0].value))
         if name == "filter" and len(node.args) == 2:
             predicate, iterable = node.args[0].value, self.collection_name(node.args[1].value)
             if isinstance(predicate, cst.Lambda) and predicate.params.params:

@@ -25,6 +25,7 @@ channels that receive both a verdict and a fallback are kept; those are all FC00
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
@@ -45,6 +46,7 @@ _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
                          " permissions credential credentials hmac digest secret access allowed".split())
+_BUILTINS = frozenset(dir(builtins))
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
 _LOG_CALLS = frozenset({"print", "str", "repr", "format"})
@@ -64,17 +66,23 @@ class _Context:
     attempt: Optional[ast.AST] = None  # a handler's `try` statement
 
 
-def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier) -> tuple[tuple[Write, ...], tuple[Blame, ...]]:
-    """The writes on every contested channel of the module's functions, and the catch-alls that
-    describe a failure in words while their try runs our own code, in source order."""
+def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
+                  is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...]]:
+    """The writes on every contested channel of the module's functions, and the catch-alls whose
+    try runs our own code, in source order."""
+    package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
-        _note_import(node, imports)
+        _note_import(node, imports, package)
+    # names of other packages' code: a bare call of anything else (this file's functions, the
+    # package's `from .grader import grade`, a global) is a call of our own code
+    root = module.split(".")[0]
+    foreign = frozenset(local for local, target in imports.items() if not root or target.split(".")[0] != root)
     writes: list[Write] = []
     blames: list[Blame] = []
     lines: list[str] = []
-    for qualname, function in _functions(tree.body, ""):
-        scan = _Scan(qualname, function, imports, stages)
+    for qualname, function, methods in _functions(tree.body, "", frozenset()):
+        scan = _Scan(qualname, function, imports, stages, foreign, methods)
         contested = scan.contested()
         if (contested or scan.blames) and not lines:
             lines = text.splitlines()
@@ -83,17 +91,19 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier) -> tuple
     return tuple(writes), tuple(blames)
 
 
-def _functions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.AST]]:
-    """Every function of a block, nested ones included, with its qualified name."""
+def _functions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
+    """Every function of a block, nested ones included, with its qualified name and the methods of
+    its class (what `self.x()` calls in this file)."""
     for node in body:
         if isinstance(node, _FUNCTIONS):
             name = prefix + node.name
-            yield name, node
-            yield from _functions(_inner(node.body), name + ".")
+            yield name, node, methods
+            yield from _functions(_inner(node.body), name + ".", methods)
         elif isinstance(node, ast.ClassDef):
-            yield from _functions(node.body, prefix + node.name + ".")
+            own = frozenset(item.name for item in node.body if isinstance(item, _FUNCTIONS))
+            yield from _functions(node.body, prefix + node.name + ".", own)
         else:
-            yield from _functions(_inner(_blocks(node)), prefix)
+            yield from _functions(_inner(_blocks(node)), prefix, methods)
 
 
 def _inner(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -120,13 +130,20 @@ def _blocks(node: ast.stmt) -> list[ast.stmt]:
     return out
 
 
-def _note_import(node: ast.stmt, imports: dict[str, str]) -> None:
+def _note_import(node: ast.stmt, imports: dict[str, str], package: str) -> None:
+    """Local name → dotted target, relative imports anchored at the file's package."""
     if isinstance(node, ast.Import):
         for alias in node.names:
             imports[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
-    elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+    elif isinstance(node, ast.ImportFrom):
+        base = node.module or ""
+        if node.level:
+            parts = package.split(".") if package else []
+            anchor = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+            base = ".".join([*anchor, base] if base else anchor)
         for alias in node.names:
-            imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            if alias.name != "*":
+                imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
 
 
 class _Pending:
@@ -165,8 +182,10 @@ class _PendingBlame:
 class _Scan:
     """One function's writes, by one walk of its statements (nested definitions are their own)."""
 
-    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier) -> None:
+    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
+                 foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset()) -> None:
         self.qualname = qualname
+        self.foreign, self.methods = foreign, methods
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
         name = qualname.rpartition(".")[2]
@@ -319,16 +338,13 @@ class _Scan:
         self.block(node.finalbody, context)
 
     def catch_all(self, attempt, handler: ast.ExceptHandler, types: list[str]) -> None:
-        """Notes a catch-all that puts a failure into words (a log message, a raised error's name
-        and text, a written string) while its try runs code that is certainly our own: a `yield`
-        in a context manager (the caller's `with` body raises into it) or a check that raises a
-        builtin error (`raise ValueError("temperature 0 with several samples")`). Calls are not
-        counted: whether a helper is ours or a thin wrapper of the party's client, a file cannot
-        tell. Whether the words blame an outside party is FC006's to judge."""
+        """Notes a catch-all (not re-raising as is, not looking at what it caught) whose try runs
+        our own code: a check that raises a builtin error (`raise ValueError("temperature 0 with
+        several samples")`), a `yield` in a context manager (the caller's `with` body raises into
+        it), or a call of a function of this file or package, or of a method of this class. With it,
+        what the handler says (log messages, raised errors, written strings). Whether that blames an
+        outside party, and which of our code counts, is FC006's to judge."""
         if _reraises(handler.body, bare_only=True) or _narrows(handler):
-            return
-        texts = tuple(dict.fromkeys(_words_of(handler.body)))
-        if not texts:
             return
         own: list[tuple[str, str, int, str]] = []
         for statement in _simple_statements(attempt.body):
@@ -341,8 +357,16 @@ class _Scan:
             value = _awaited(getattr(statement, "value", None))
             if isinstance(value, (ast.Yield, ast.YieldFrom)) and self.manages_context:
                 own.append(("yield", "", statement.lineno, ""))  # the caller's `with` body raises into it
+            for node in _own_nodes(statement):
+                callee = _callee(node) if isinstance(node, ast.Call) else None
+                root, _, rest = (callee or "").partition(".")
+                if root in ("self", "cls") and rest in self.methods \
+                        or root and not rest and root not in self.foreign and root not in _BUILTINS:
+                    # a call that is the statement itself, or one inside another call's arguments
+                    own.append(("call" if node is value else "argument", callee, node.lineno, ""))
         if own:
             caught = f"except {', '.join(types)}" if types else "bare except"
+            texts = tuple(dict.fromkeys(_words_of(handler.body)))
             self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno))
 
     # -- values ------------------------------------------------------------------------------

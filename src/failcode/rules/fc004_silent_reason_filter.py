@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from failcode.model import FileFacts, Finding
+from failcode.names import is_constant_name
 from failcode.project import Project
 
 CODE = "FC004"
@@ -23,14 +24,19 @@ def _short(name: Optional[str]) -> str:
     return name.rpartition(".")[2] if name else "the collection"
 
 
+def _constant(name: Optional[str]) -> bool:
+    """A module constant (`_FINISH_REASON_MAP`, `pkg.codes.ORDER`): fixed when the module loads."""
+    return bool(name) and is_constant_name(name.rpartition(".")[2].lstrip("_"))
+
+
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for flt in facts.filters:
         if flt.guarded:
             continue
         container_known = project.is_registry_like(flt.container)
         iterable_known = project.is_registry_like(flt.iterable)
-        if container_known and iterable_known:
-            continue  # a subset of one closed list by another: nothing unknown can be in it
+        if container_known and iterable_known or _constant(flt.container) and _constant(flt.iterable):
+            continue  # a subset of one closed list or table by another: nothing unknown can be in it
         if container_known:
             message = (f"keeps only the codes of {_short(flt.iterable)} that are in "
                        f"{_label(project, flt.container)}: an unknown code vanishes silently")

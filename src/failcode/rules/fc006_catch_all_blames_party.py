@@ -37,7 +37,9 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
     `raise ProviderError(…)`, `reason="backend_unavailable"`) while its try also runs our own code
     (facts/outcomes.py): a check that raises a builtin error, a `yield` to a context manager's
     caller. Our failures there get the party's name. A try that covers only the party's call and
-    the reading of its reply is quiet: its failure is the party's."""
+    the reading of its reply is quiet: its failure is the party's. Calls of our own helpers do not
+    count here, as they do for a recorded code: prose is weaker evidence, and on service code
+    ("Error in rate limit failure event") a helper call beside it said nothing (litellm, held out)."""
     patterns = project.patterns
     for blame in facts.blames:
         if blame.pos.line in reported:
@@ -48,7 +50,8 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
         # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
         # returned no token") is the party failing, not our own code
         own = [(kind, name, line) for kind, name, line, said in blame.own
-               if kind != "raise" or not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))]
+               if kind == "yield" or kind == "raise"
+               and not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))]
         if not own:
             continue
         kind, name, line = own[0]
@@ -89,23 +92,31 @@ def _blamed(text: str, project: Project) -> Optional[str]:
 
 
 def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    """A catch-all records a code that blames a party (`PROVIDER_FAILED`) while its try runs our
+    own code (facts/outcomes.py: a call of this file's or package's functions or of its class's
+    methods, a builtin-error check, a context manager's yield). A try that only calls the party and
+    reads its reply is quiet: whatever fails there is the party's."""
     patterns = project.patterns
+    ours = {blame.pos.line: blame for blame in facts.blames}
     for try_block in facts.tries:
         if try_block.single_external_call:
             continue  # the one outside call is the only thing that can fail
         for handler in try_block.handlers:
-            if not handler.catches_all or handler.reraises or handler.narrows:
+            if not handler.catches_all or handler.reraises or handler.narrows or handler.pos.line not in ours:
                 continue
             for site, code in project.handler_codes(facts, handler):
                 party = patterns.blame.search(code)
                 if party is not None and not patterns.internal.matches(code):
                     caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
+                    kind, name, line, _ = ours[handler.pos.line].own[0]
+                    runs = {"yield": "yields to the caller's code", "raise": f"raises its own {name}",
+                            "call": f"calls our own {name}()", "argument": f"calls our own {name}()"}[kind]
                     yield Finding(
                         facts.path, handler.pos, CODE,
                         f"{caught} records {code} (line {site.pos.line}), which blames an outside party "
                         f"(`{party}`, blame-pattern) for every error in the try body at line "
-                        f"{try_block.pos.line}, our own bugs included — catch that party's own exceptions "
-                        f"or record an internal code",
+                        f"{try_block.pos.line}, which also {runs} at line {line} — catch that party's own "
+                        f"exceptions or record an internal code",
                         code,
                     )
                     break

@@ -17,6 +17,10 @@ REPO = Path(__file__).resolve().parent.parent
 # written from the contract's reporting positions.
 HARNESS_EXPECTED = [
     ("harness/grader.py", "FC003", 16),
+    ("harness/judge.py", "FC002", 33),
+    ("harness/judge.py", "FC003", 28),
+    ("harness/judge.py", "FC003", 38),
+    ("harness/judge.py", "FC006", 20),
     ("harness/receipts.py", "FC004", 20),
     ("harness/receipts.py", "FC005", 5),
     ("harness/receipts.py", "FC007", 13),

@@ -43,7 +43,7 @@ def test_check_paths_matches_the_cli(harness):
     assert cli.returncode == 1, cli.stderr
     assert all(isinstance(f, Finding) for f in result.findings)
     assert as_json_rows(result.findings) == cli_rows(cli.stdout)
-    assert len(result.findings) == 8  # examples/EXPECTED.md
+    assert len(result.findings) == 12  # examples/EXPECTED.md
     assert result.errors == []
     assert result.exit_code == 1
 
@@ -53,7 +53,7 @@ def test_check_paths_reports_unparseable_files_as_errors(harness):
     result = api.check_paths("harness", options=NO_CACHE)
     assert [(e.path, e.kind) for e in result.errors] == [("harness/broken.py", "unparseable")]
     assert all(isinstance(e, FileError) for e in result.errors)
-    assert len(result.findings) == 8
+    assert len(result.findings) == 12
     assert result.exit_code == 3
 
 
@@ -64,7 +64,7 @@ def test_config_as_path_or_settings(harness):
     settings = Settings(root=harness, ignore=("FC003", "FC005"))
     from_settings = api.check_paths(["harness"], config=settings, options=NO_CACHE)
     assert "FC005" not in {f.rule for f in from_settings.findings}
-    assert len(from_settings.findings) == 5
+    assert len(from_settings.findings) == 7  # 12 of examples/EXPECTED.md less 4 FC003 and 1 FC005
 
 
 def test_bad_config_raises_config_error(harness):

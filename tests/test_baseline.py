@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, failcode, findings_of
 
-EXPECTED_COUNT = 8  # examples/EXPECTED.md
+EXPECTED_COUNT = 12  # examples/EXPECTED.md
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def harness(tmp_path: Path) -> Path:
     result = failcode("check", "harness", "--write-baseline", "baseline.json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("0 findings.")
-    assert "recorded 8 finding(s) in baseline.json" in result.stderr
+    assert "recorded 12 finding(s) in baseline.json" in result.stderr
     return tmp_path
 
 
@@ -49,7 +49,7 @@ def test_baseline_hides_recorded_findings(harness):
     result = check(harness, "harness", "--baseline", "baseline.json")
     assert result.returncode == 0, result.stderr
     assert findings_of(result) == []
-    assert "8 finding(s) hidden by baseline" in result.stderr
+    assert "12 finding(s) hidden by baseline" in result.stderr
 
 
 def test_inserted_lines_and_moved_code_do_not_resurface(harness):

@@ -161,7 +161,8 @@ def test_sites_inventory_json(project):
     assert result.returncode == 0, result.stderr
     sites = json.loads(result.stdout)["sites"]
     assert sites[0] == {"path": "a.py", "line": 5, "column": 18, "code": "PARSE_FAILED", "sink": "failures.add",
-                        "function": "run", "context": "plain", "registered": True}
+                        "function": "run", "context": "plain", "registered": True,
+                        "channel": "failures.add", "role": "other", "value": "PARSE_FAILED", "why": ""}
     assert sites[1]["code"] == "NOT_REGISTERED" and sites[1]["registered"] is False
     assert sites[2]["code"] is None and sites[2]["registered"] is None and sites[2]["line"] == 11
 

@@ -92,7 +92,7 @@ def test_severity_warning(tmp_path):
     result = failcode("check", "--format", "github", "--severity", "warning", "harness", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     annotations = commands(result.stdout)
-    assert len(annotations) == 8  # examples/EXPECTED.md
+    assert len(annotations) == 12  # examples/EXPECTED.md
     assert {a["level"] for a in annotations} == {"warning"}
     assert ("harness/reducer.py", "17", "5", "failcode FC002") in {
         (a["file"], a["line"], a["col"], a["title"]) for a in annotations}

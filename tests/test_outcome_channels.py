@@ -489,3 +489,30 @@ def test_fc006_recorded_blame_needs_our_own_code_in_the_try(project):
                 return "guardrail_failed_to_respond"
         '''})
     assert project.findings() == [("judge.py", "FC006", 15)]
+
+
+def test_sites_lists_verdicts_and_fallbacks_with_their_triggers(project):
+    """Issue 11 item 6: `failcode sites` shows the outcome model FC002/FC003 judge."""
+    import json
+
+    project.write({"judge.py": '''
+        import re
+
+
+        def process_judge_response(x):
+            try:
+                search = re.search(r"<score>(\\d)</score>", x)
+                return int(search.group(1)) if search else 0
+            except Exception:
+                return 0
+        '''})
+    result = project.run("sites", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = [(r["line"], r["channel"], r["role"], r["value"], r["why"]) for r in json.loads(result.stdout)["sites"]]
+    assert rows == [
+        (7, "return", "verdict", "int(search.group(1))", "as the score it parses"),
+        (7, "return", "fallback", "0", "no `search`"),
+        (9, "return", "fallback", "0", "except Exception"),
+    ]
+    text = project.run("sites").stdout
+    assert "judge.py:9:16: 0  return  in process_judge_response (fallback: except Exception)" in text

@@ -263,7 +263,8 @@ def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO,
 @click.option("--format", "output_format", type=click.Choice(("text", "json")), default="text", show_default=True)
 @_config_option
 def sites(paths, output_format, config) -> None:
-    """Inventory of every place that records a code."""
+    """Inventory of every place that records a code, and of every verdict and fallback written on
+    an outcome channel that receives both (what FC002/FC003 judge)."""
     _, result = _run(paths, config, Options(select=()))
     project = result.project
     rows = []
@@ -283,12 +284,26 @@ def sites(paths, output_format, config) -> None:
                     "path": facts.path, "line": site.pos.line, "column": site.pos.column,
                     "code": resolved.code, "sink": site.sink if site.kind == "call" else site.dest,
                     "function": site.function, "context": site.context, "registered": registered,
+                    "channel": site.dest, "role": "fallback" if site.context == "handler" else "other",
+                    "value": resolved.code, "why": "except" if site.context == "handler" else "",
+                })
+            for write in facts.writes:
+                rows.append({
+                    "path": facts.path, "line": write.pos.line, "column": write.pos.column, "code": None,
+                    "sink": write.channel, "function": write.function,
+                    "context": "handler" if write.kind in ("except", "narrow-except") else "plain",
+                    "registered": None, "channel": write.channel, "role": write.role, "value": write.text,
+                    "why": write.why,
                 })
     rows.sort(key=lambda row: (row["path"], row["line"], row["column"]))
     if output_format == "json":
         click.echo(json.dumps({"sites": rows}, indent=2))
     else:
         for row in rows:
+            if row["code"] is None and row["role"] != "other":  # a write on an outcome channel
+                click.echo(f"{row['path']}:{row['line']}:{row['column']}: {row['value']}  {row['channel']}  "
+                           f"in {row['function']} ({row['role']}: {row['why']})")
+                continue
             mark = {True: "registered", False: "UNREGISTERED", None: "-"}[row["registered"]]
             click.echo(f"{row['path']}:{row['line']}:{row['column']}: {row['code'] or '?'}  "
                        f"{row['sink']}  in {row['function']} ({row['context']})  {mark}")

@@ -294,24 +294,24 @@ class _Scan:
             decided=decided, region=context.region, silent=context.silent)
         self.block(node.body, arms)
         subject = _chain_subject(node) if self.judges and context.fallback is None else None
-        if subject is not None and node.orelse and not isinstance(node.orelse[0], ast.If):
-            self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context))
-        elif len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-            self.branch_chain(node.orelse[0], arms, context, subject)
-        else:
-            self.block(node.orelse, arms)
+        self.rest_of_chain(node, arms, context, subject)
 
     def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str]) -> None:
         """An `elif` of a dispatch: its own test decides its arm; a final `else` is the unknown reply."""
         decided = self.deciding(node.test, judging=self.judges)
         own = arms if decided is None else _Context(decided=decided, region=arms.region, silent=arms.silent)
         self.block(node.body, own)
+        self.rest_of_chain(node, own, context, subject)
+
+    def rest_of_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str]) -> None:
+        """What follows an `if` arm: the next `elif`, the unknown-reply `else` of a dispatch, or a
+        plain `else` that the same compare decides."""
         if subject is not None and node.orelse and not isinstance(node.orelse[0], ast.If):
             self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context))
         elif len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-            self.branch_chain(node.orelse[0], own, context, subject)
+            self.branch_chain(node.orelse[0], arms, context, subject)
         else:
-            self.block(node.orelse, own)
+            self.block(node.orelse, arms)
 
     def try_statement(self, node, context: _Context, body: list[ast.stmt]) -> None:
         self.block(node.body, context)

@@ -13,6 +13,11 @@ SUMMARY = "One try spans read/validate/compare stages but records a single code 
 DEFAULT = True
 SCOPE = "file"
 
+def _message(stages, recorded: str, unit: str) -> str:
+    both = "both" if len(stages) == 2 else "all of them"
+    return f"try spans {_stages_text(stages)}; {recorded} for {both} — split the try so each stage gets its own {unit}"
+
+
 def _stages_text(stages) -> str:
     parts = [f"{s.stage} ({s.name}, line {s.line})" for s in stages]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
@@ -35,13 +40,8 @@ def _fallback_values(facts: FileFacts, project: Project) -> Iterator[Finding]:
                 or project.says_no_answer(write.values[0]):
             continue
         seen.add(write.attempt.line)
-        both = "both" if len(write.stages) == 2 else "all of them"
-        yield Finding(
-            facts.path, write.attempt, CODE,
-            f"try spans {_stages_text(write.stages)}; {write.why} {write.action} for {both} — split the "
-            f"try so each stage gets its own outcome",
-            None,
-        )
+        yield Finding(facts.path, write.attempt, CODE,
+                      _message(write.stages, f"{write.why} {write.action}", "outcome"), None)
 
 
 def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
@@ -60,10 +60,4 @@ def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue
         code = codes.pop()
         whose = "its handler records" if len(recorded) == 1 else "its handlers record"
-        both = "both" if len(try_block.stages) == 2 else "all of them"
-        yield Finding(
-            facts.path, try_block.pos, CODE,
-            f"try spans {_stages_text(try_block.stages)}; {whose} {code} for {both} — split the try "
-            f"so each stage gets its own code",
-            code,
-        )
+        yield Finding(facts.path, try_block.pos, CODE, _message(try_block.stages, f"{whose} {code}", "code"), code)

@@ -516,3 +516,21 @@ def test_sites_lists_verdicts_and_fallbacks_with_their_triggers(project):
     ]
     text = project.run("sites").stdout
     assert "judge.py:9:16: 0  return  in process_judge_response (fallback: except Exception)" in text
+
+
+def test_or_default_writes_a_verdict(project):
+    """`x or DEFAULT`: a reply without a label reads as the judged "incorrect" of line 5."""
+    project.write({"label.py": '''
+        def judge_label(reply, gold):
+            if reply.choice == gold:
+                return "correct"
+            elif reply.choice in reply.options:
+                return "incorrect"
+            return reply.raw_label or "incorrect"
+
+
+        def load_label(config):
+            return config.label or "incorrect"
+        '''})
+    # load_label judges nothing: its default is a configuration default
+    assert project.findings() == [("label.py", "FC003", 6)]

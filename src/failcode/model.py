@@ -78,6 +78,16 @@ def catches_all(types: tuple[str, ...]) -> bool:
     return not types or any(_builtin(t) in CATCH_ALL for t in types)
 
 
+def unspecific(types: tuple[str, ...]) -> bool:
+    """Does not say which stage raised: a catch-all, or an exception any stage can raise."""
+    return catches_all(types) or any(t.rpartition(".")[2] in UNSPECIFIC and t.count(".") <= 1 for t in types)
+
+
+def signals(types: tuple[str, ...]) -> bool:
+    """Names only exceptions that are an outcome by definition (SIGNALS)."""
+    return bool(types) and all(t.rpartition(".")[2] in SIGNALS for t in types)
+
+
 @dataclass(frozen=True)
 class Handler:
     id: int
@@ -92,13 +102,11 @@ class Handler:
 
     @property
     def signals(self) -> bool:
-        """Names only exceptions that are an outcome by definition (SIGNALS)."""
-        return bool(self.types) and all(t.rpartition(".")[2] in SIGNALS for t in self.types)
+        return signals(self.types)
 
     @property
     def unspecific(self) -> bool:
-        """Does not say which stage raised: a catch-all, or an exception any stage can raise."""
-        return self.catches_all or any(t.rpartition(".")[2] in UNSPECIFIC and t.count(".") <= 1 for t in self.types)
+        return unspecific(self.types)
 
 
 @dataclass(frozen=True)

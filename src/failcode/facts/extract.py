@@ -20,7 +20,7 @@ from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
-from failcode.facts.vocabulary import Vocabulary
+from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, Vocabulary
 from failcode.facts.sinks import recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
@@ -38,8 +38,7 @@ _SKIP_FIELDS = frozenset(
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
-_PASSIVE_CALLS = frozenset("str repr format print debug info warning warn error exception critical log"
-                           " append add extend".split())
+_PASSIVE_CALLS = LOG_METHODS | TEXT_CALLS | {"append", "add", "extend"}
 _NOWHERE = Pos(0, 0, 0, 0)
 
 

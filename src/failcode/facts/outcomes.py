@@ -28,11 +28,12 @@ import ast
 import builtins
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator, Optional
 
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
-from failcode.facts.vocabulary import is_verdict_function
-from failcode.model import ANY_NUMBER, CATCH_ALL, SIGNALS, UNSPECIFIC, Blame, Pos, StageCall, Write
+from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_verdict_function
+from failcode.model import ANY_NUMBER, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
 from failcode.names import FAILURE_WORDS, segments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -42,6 +43,7 @@ _DECIDING = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.No
 _CONVERSIONS = ("float", "int", "bool")
 _APPENDS = ("append", "add", "extend", "put")
 _NOWHERE = 10 ** 9
+_LOGGING = LOG_METHODS | {"print"}
 _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
@@ -49,8 +51,6 @@ _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate auth
 _BUILTINS = frozenset(dir(builtins))
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
-_LOG_CALLS = frozenset({"print", "str", "repr", "format"})
-_LOGGING = frozenset("debug info warning warn error exception critical log print echo tool_output".split())
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,7 @@ class _Scan:
         name = qualname.rpartition(".")[2]
         # `__eq__` returning False on an exception is the protocol; an access check that fails
         # closed (`verify_password`, `compare_digest`) answers "no" to what it cannot check, rightly
-        self.dunder = name.startswith("__") and name.endswith("__") or bool(_FAIL_CLOSED.intersection(segments(name)))
+        self.exempt = name.startswith("__") and name.endswith("__") or bool(_FAIL_CLOSED.intersection(segments(name)))
         self.judges = is_verdict_function(name)
         self.imports = imports
         self.stages = stages
@@ -200,7 +200,7 @@ class _Scan:
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.writes: list[_Pending] = []
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
-        if not self.dunder:
+        if not self.exempt:
             self.block(function.body, _Context())
 
     def contested(self) -> list[_Pending]:
@@ -320,24 +320,23 @@ class _Scan:
         block_end = body[-1].end_lineno or body_end
         for handler in node.handlers:
             types = _handler_types(handler.type, self.imports)
-            if not types or any(t in CATCH_ALL for t in types):
+            if catches_all(types):
                 self.catch_all(node, handler, types)
             if _reraises(handler.body) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]):
                 inner = _Context(silent=True)
-            elif not types or any(t in CATCH_ALL for t in types) \
-                    or statements > 1 and not all(t.rpartition(".")[2] in SIGNALS for t in types):
+            elif catches_all(types) or statements > 1 and not signals(types):
                 caught = f"except {', '.join(types)}" if types else "bare except"
-                broad = not types or any(t in CATCH_ALL or t.rpartition(".")[2] in UNSPECIFIC for t in types)
-                inner = _Context(fallback=caught, kind="except" if broad else "narrow-except", trigger=handler.lineno,
-                                 region=(node.lineno, block_end if statements > 1 else body_end), attempt=node)
+                inner = _Context(fallback=caught, kind="except" if unspecific(types) else "narrow-except",
+                                 trigger=handler.lineno, region=(node.lineno, block_end if statements > 1 else body_end),
+                                 attempt=node)
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
                 inner = _Context(silent=True)
             self.block(handler.body, inner)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
 
-    def catch_all(self, attempt, handler: ast.ExceptHandler, types: list[str]) -> None:
+    def catch_all(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a catch-all (not re-raising as is, not looking at what it caught) whose try runs
         our own code: a check that raises a builtin error (`raise ValueError("temperature 0 with
         several samples")`), a `yield` in a context manager (the caller's `with` body raises into
@@ -357,7 +356,7 @@ class _Scan:
             value = _awaited(getattr(statement, "value", None))
             if isinstance(value, (ast.Yield, ast.YieldFrom)) and self.manages_context:
                 own.append(("yield", "", statement.lineno, ""))  # the caller's `with` body raises into it
-            for node in _own_nodes(statement):
+            for node in _nodes([statement], prose=False):
                 callee = _callee(node) if isinstance(node, ast.Call) else None
                 root, _, rest = (callee or "").partition(".")
                 if root in ("self", "cls") and rest in self.methods \
@@ -395,7 +394,7 @@ class _Scan:
                     if keyword.arg is not None:
                         self.write(f"{callee}({keyword.arg}=)", keyword.value, context)
             return
-        judging = self.judges or is_verdict_function(_WORDS.sub("_", channel))
+        judging = self.judges or _judging_channel(channel)
         for node, values, role, kind, why in self.values(value, judging):
             trigger, region = node.lineno, (0, _NOWHERE)
             if role is None:  # a constant: the path decides what it is
@@ -425,7 +424,7 @@ class _Scan:
         bound: set[str] = set()
         for statement in _simple_statements(attempt.body):
             found: list[StageCall] = []  # the statement's stage is its last: `float(verify(parse(a)))` compares
-            for node in _own_nodes(statement):
+            for node in _nodes([statement], prose=False):
                 if isinstance(node, ast.Call):
                     name = _callee(node)
                     if name is not None and not is_trivial(name):
@@ -588,6 +587,12 @@ def _constant(node: ast.AST) -> Optional[str]:
     return None
 
 
+@lru_cache(maxsize=65536)
+def _judging_channel(channel: str) -> bool:
+    """`score`, `self.passed_score`, `return['accuracy']`: a channel whose name judges."""
+    return is_verdict_function(_WORDS.sub("_", channel))
+
+
 def _is_literal(node: ast.expr) -> bool:
     return _constant(node) is not None or isinstance(node, (ast.Set, ast.List, ast.Tuple, ast.Dict))
 
@@ -711,19 +716,6 @@ def _simple_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         yield from _simple_statements(inner)
 
 
-def _own_nodes(statement: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of one statement, outside lambdas, f-strings and logging arguments."""
-    stack = [statement]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING:
-            continue
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.Lambda, ast.JoinedStr)):
-                stack.append(child)
-
-
 def _only_compares(statement: ast.stmt) -> bool:
     """A statement whose only calls convert (`ok = bool(a == b)`): what it can raise is the compare's
     own error, and "not equal" is a fair answer for values that cannot be compared."""
@@ -747,9 +739,9 @@ def _narrows(handler: ast.ExceptHandler) -> bool:
     `type(e)`, `is_rate_limit(e)`): what it says may be true of that exception."""
     if handler.name is None:
         return False
-    for node in _own_nodes_of(handler.body):
+    for node in _nodes(handler.body):
         if isinstance(node, ast.Call) and any(isinstance(arg, ast.Name) and arg.id == handler.name
-                                              for arg in node.args) and _callee(node) not in _LOG_CALLS \
+                                              for arg in node.args) and _callee(node) not in TEXT_CALLS \
                 and not (isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING):
             return True
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == handler.name:
@@ -781,26 +773,30 @@ def _words_of(body: list[ast.stmt]) -> Iterator[str]:
         stack.extend(reversed(children))
 
 
-def _own_nodes_of(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a block, outside nested functions and classes."""
-    stack: list[ast.AST] = list(reversed(body))
+def _nodes(roots: list[ast.AST], prose: bool = True) -> Iterator[ast.AST]:
+    """Every node under the roots, outside nested functions, classes and lambdas; without
+    `prose`, also outside f-strings and logging arguments (what only says a value, not the work)."""
+    stack: list[ast.AST] = list(reversed(roots))
     while stack:
         node = stack.pop()
         yield node
+        if not prose and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _LOGGING:
+            continue
         for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            if not isinstance(child, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)) and (prose or not isinstance(child, ast.JoinedStr)):
                 stack.append(child)
 
 
-def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> list[str]:
+def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> tuple[str, ...]:
     if node is None:
-        return []
+        return ()
     items = node.elts if isinstance(node, ast.Tuple) else [node]
     names = []
     for item in items:
         dotted = _dotted(item)
         names.append(_resolve(dotted, imports).removeprefix("builtins.") if dotted else "?")
-    return names
+    return tuple(names)
 
 
 def _dotted(node: ast.AST) -> Optional[str]:

@@ -27,6 +27,12 @@ def is_recordable(literal: str) -> bool:
     return _RECORDABLE.match(literal) is not None
 
 
+# Calls that only say or show a value: a log method, `print`, `str(e)`. What they are given is not
+# inspected (a handler's exception), and what runs inside their arguments is no stage of the work.
+LOG_METHODS = frozenset("debug info warning warn error exception critical log echo tool_output".split())
+TEXT_CALLS = frozenset("print str repr format".split())
+
+
 # Words of a function that judges something against a reference: its own compares are verdicts.
 # Elsewhere (`is_inside(path)`, `at_bottom()`), a compare that fails closed on an error is a check
 # of the machinery's own state, and only a call that compares (a compare stage) is a verdict.

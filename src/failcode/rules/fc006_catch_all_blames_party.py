@@ -80,7 +80,7 @@ def _blamed(text: str, project: Project) -> Optional[str]:
     for i in range(len(words)):
         for n in (2, 1):
             run = "_".join(words[i:i + n])
-            if len(words[i:i + n]) < n or not patterns.blame.matches(run) or patterns.blame.search(run) != run:
+            if i + n > len(words) or patterns.blame.search(run) != run:  # the whole run is a party word
                 continue
             if run in _SUBJECTS:
                 break

@@ -37,6 +37,8 @@ from failcode.model import ANY_NUMBER, Blame, Pos, StageCall, Write, catches_all
 from failcode.names import FAILURE_WORDS, segments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
+_SCOPES = (*_DEFINITIONS, ast.Lambda)  # nodes whose insides run later, not as part of the statement
 _TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 _MATCH = getattr(ast, "Match", ())
 _DECIDING = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
@@ -81,36 +83,42 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     writes: list[Write] = []
     blames: list[Blame] = []
     lines: list[str] = []
-    for qualname, function, methods in _functions(tree.body, "", frozenset()):
+    pending = list(_definitions(tree.body, "", frozenset()))
+    while pending:
+        qualname, function, methods = pending.pop()
         scan = _Scan(qualname, function, imports, stages, foreign, methods)
+        # the scan met the function's nested definitions on its one walk (or skipped its body)
+        inner = scan.nested if scan.walked else _inner(function.body)
+        pending.extend(_definitions(inner, qualname + ".", methods))
         contested = scan.contested()
         if (contested or scan.blames) and not lines:
             lines = text.splitlines()
         writes.extend(w.finish(lines) for w in contested)
         blames.extend(b.finish(lines) for b in scan.blames)
+    writes.sort(key=lambda write: (write.pos.line, write.pos.column))
+    blames.sort(key=lambda blame: blame.pos.line)
     return tuple(writes), tuple(blames)
 
 
-def _functions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
-    """Every function of a block, nested ones included, with its qualified name and the methods of
-    its class (what `self.x()` calls in this file)."""
+def _definitions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
+    """The functions a module, class or function body defines (at any depth of its blocks, not
+    inside other functions), with their qualified names and the methods of their class (what
+    `self.x()` calls in this file); a class's own are its methods."""
     for node in body:
         if isinstance(node, _FUNCTIONS):
-            name = prefix + node.name
-            yield name, node, methods
-            yield from _functions(_inner(node.body), name + ".", methods)
+            yield prefix + node.name, node, methods
         elif isinstance(node, ast.ClassDef):
             own = frozenset(item.name for item in node.body if isinstance(item, _FUNCTIONS))
-            yield from _functions(node.body, prefix + node.name + ".", own)
+            yield from _definitions(node.body, prefix + node.name + ".", own)
         else:
-            yield from _functions(_inner(_blocks(node)), prefix, methods)
+            yield from _definitions(_inner(_blocks(node)), prefix, methods)
 
 
 def _inner(body: list[ast.stmt]) -> list[ast.stmt]:
     """The definitions a block holds at any depth of its compound statements."""
     out: list[ast.stmt] = []
     for node in body:
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+        if isinstance(node, _DEFINITIONS):
             out.append(node)
         else:
             out.extend(_inner(_blocks(node)))
@@ -189,9 +197,7 @@ class _Scan:
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
         name = qualname.rpartition(".")[2]
-        # `__eq__` returning False on an exception is the protocol; an access check that fails
-        # closed (`verify_password`, `compare_digest`) answers "no" to what it cannot check, rightly
-        self.exempt = name.startswith("__") and name.endswith("__") or bool(_FAIL_CLOSED.intersection(segments(name)))
+        self.exempt = _exempt(name)
         self.judges = is_verdict_function(name)
         self.imports = imports
         self.stages = stages
@@ -199,6 +205,8 @@ class _Scan:
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.writes: list[_Pending] = []
+        self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
+        self.walked = not self.exempt
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
         if not self.exempt:
             self.block(function.body, _Context())
@@ -226,7 +234,8 @@ class _Scan:
         return _Context(fallback=f"a `{subject}` no branch matched", kind="dispatch", trigger=node.lineno)
 
     def statement(self, node: ast.stmt, context: _Context, body: list[ast.stmt]) -> None:
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+        if isinstance(node, _DEFINITIONS):
+            self.nested.append(node)
             return
         if isinstance(node, ast.Return):
             if node.value is not None:
@@ -588,6 +597,13 @@ def _constant(node: ast.AST) -> Optional[str]:
 
 
 @lru_cache(maxsize=65536)
+def _exempt(name: str) -> bool:
+    """`__eq__` returning False on an exception is the protocol; an access check that fails closed
+    (`verify_password`, `compare_digest`) answers "no" to what it cannot check, rightly."""
+    return name.startswith("__") and name.endswith("__") or bool(_FAIL_CLOSED.intersection(segments(name)))
+
+
+@lru_cache(maxsize=65536)
 def _judging_channel(channel: str) -> bool:
     """`score`, `self.passed_score`, `return['accuracy']`: a channel whose name judges."""
     return is_verdict_function(_WORDS.sub("_", channel))
@@ -700,7 +716,7 @@ def _simple_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """The statements of a block that are no blocks themselves, nested ones included, with the
     headers (`if` tests, `for` iterables) of the compound ones as statements of their own."""
     for statement in body:
-        if isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
+        if isinstance(statement, _DEFINITIONS):
             continue
         inner = _blocks(statement)
         if not inner:
@@ -727,7 +743,7 @@ def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:
     for statement in body:
         if isinstance(statement, ast.Raise) and (statement.exc is None or not bare_only):
             return True
-        if isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
+        if isinstance(statement, _DEFINITIONS):
             continue
         if _reraises(_blocks(statement), bare_only):
             return True
@@ -756,7 +772,7 @@ def _words_of(body: list[ast.stmt]) -> Iterator[str]:
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, _SCOPES):
             continue
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "debug":
             continue
@@ -784,7 +800,7 @@ def _nodes(roots: list[ast.AST], prose: bool = True) -> Iterator[ast.AST]:
                 and node.func.attr in _LOGGING:
             continue
         for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)) and (prose or not isinstance(child, ast.JoinedStr)):
+            if not isinstance(child, _SCOPES) and (prose or not isinstance(child, ast.JoinedStr)):
                 stack.append(child)
 
 

@@ -35,6 +35,8 @@ SHAPES = {
     "handler_return": "def f():\n    try:\n        g()\n    except ValueError:\n        return 'BAD_INPUT'\n",
     "handler_return_nested_try": "def f():\n    try:\n        g()\n    except ValueError:\n        try:\n            h()\n        finally:\n            return 'BAD_INPUT'\n",
     "all_code_returns": "def f(x):\n    if x:\n        return 'A_FAILED'\n    return ERRORS.B\n",
+    "typed_returns": "from pkg.codes import Outcome\ndef f(x) -> 'Outcome':\n    return 'passed'\n",
+    "typed_mapping": "def f(reason: StopReason) -> RunOutcome:\n    return g(reason)\n",
     "all_code_returns_ifexp": "def f(x):\n    return 'A_FAILED' if x else 'B_FAILED'\n",
     "raise_code": "def f():\n    raise ToolError(\n        code='TOOL_FAILED')\n",
     "raise_constant": "def f():\n    raise OSError(errno.ENOENT, 'gone')\n",

@@ -4,6 +4,8 @@ different fields are two levels, not a copy gone stale."""
 
 from __future__ import annotations
 
+import pytest
+
 
 LEVELS = '''
     from typing import Literal, TypeAlias
@@ -33,7 +35,8 @@ def test_a_partial_copy_is_still_reported(project):
     project.write({"cleanup.py": LEVELS.replace(
         '"completed", "budget_exhausted", "batch_cap_reached", "skipped_locked", "aborted"',
         '"budget_exhausted", "batch_cap_reached", "aborted"')})
-    assert project.findings() == [("cleanup.py", "FC005", 4)]
+    # and `run_outcome -> RunOutcome` now returns "completed", which the cut-down list lacks
+    assert project.findings() == [("cleanup.py", "FC005", 4), ("cleanup.py", "FC001", 12)]
 
 
 def test_overlapping_lists_tied_to_one_channel_are_compared(project):
@@ -123,3 +126,116 @@ def test_fc004_lookups_that_filter_nothing_stay_quiet(project):
         '''})
     # control: `report` keeps only the reasons the list knows
     assert project.findings() == [("kinds.py", "FC004", 18)]
+
+
+OUTCOMES = '''
+    from typing import Literal
+
+    Outcome = Literal["wrong_answer", "parse_error", "passed"]
+    '''
+
+
+@pytest.mark.parametrize("annotation", ["Outcome", "Optional[Outcome]", '"Outcome"', "Outcome | None"])
+def test_a_return_typed_with_a_literal_registry_records_its_codes(project, annotation):
+    """Issue 12's missed shape: `def classify(...) -> Outcome: return "runtime_error"`. The type says
+    what the function returns, so a lowercase word the Literal lacks is unregistered."""
+    project.write({"pkg/outcomes.py": OUTCOMES, "pkg/classify.py": f'''
+        from typing import Optional
+
+        from pkg.outcomes import Outcome
+
+
+        def classify(got, expected) -> {annotation}:
+            if got is None:
+                return "parse_error"
+            if got != expected:
+                return "wrong_answer"
+            return "passed"
+
+
+        def crashed() -> {annotation}:
+            return "runtime_error"
+        '''})
+    assert project.findings() == [("pkg/classify.py", "FC001", 15)]
+
+
+def test_an_untyped_function_returning_one_word_stays_quiet(project):
+    """Control: without the type nothing ties `crashed` to Outcome, and one returned word is no code."""
+    project.write({"pkg/outcomes.py": OUTCOMES, "pkg/classify.py": '''
+        from pkg.outcomes import Outcome
+
+
+        def classify(got, expected) -> Outcome:
+            if got is None:
+                return "parse_error"
+            if got != expected:
+                return "wrong_answer"
+            return "passed"
+
+
+        def crashed():
+            return "runtime_error"
+        '''})
+    assert project.findings() == []
+
+
+MAPPED = '''
+    from typing import Literal
+
+    StopReason = Literal["budget_exhausted", "batch_cap_reached"]
+    RunOutcome = Literal["completed", "budget_exhausted", "batch_cap_reached", "aborted"]
+
+
+    def run_outcome({parameter}, done: bool) -> RunOutcome:
+        if done:
+            return "completed"
+        if reason == "budget_exhausted":
+            return "budget_exhausted"
+        if reason == "batch_cap_reached":
+            return "batch_cap_reached"
+        return "aborted"
+    '''
+
+
+def test_a_function_mapping_one_registry_onto_the_other_marks_two_levels(project):
+    """Issue 12: `run_outcome(reason: StopReason) -> RunOutcome` maps a step's stop reason onto the
+    run's outcome; StopReason holding fewer codes is a different level, not a stale copy."""
+    project.write({"cleanup.py": MAPPED.format(parameter="reason: StopReason")})
+    assert project.findings() == []
+
+
+def test_a_subset_registry_without_a_mapping_is_reported(project):
+    """Control: the same lists with no function typed from one to the other: StopReason is a partial
+    copy of RunOutcome, missing two of its codes."""
+    project.write({"cleanup.py": MAPPED.format(parameter="reason")})
+    assert project.findings() == [("cleanup.py", "FC005", 3)]
+
+
+def test_a_type_of_the_same_name_from_another_package_governs_nothing(project):
+    """inspect-ai's Anthropic bridge maps its own StopReason onto `anthropic.types.StopReason`: the
+    returned `end_turn` is the other package's word, not a slip of the project's StopReason."""
+    project.write({"pkg/model.py": '''
+        from typing import Literal
+
+        StopReason = Literal["stop", "max_tokens", "unknown"]
+        ''', "pkg/bridge.py": '''
+        from anthropic.types import StopReason as AnthropicStopReason
+
+        from pkg.model import StopReason
+
+
+        def anthropic_stop_reason(stop_reason: StopReason) -> AnthropicStopReason:
+            if stop_reason == "max_tokens":
+                return "max_tokens"
+            return "end_turn"
+
+
+        def stop_reason_of(reply) -> StopReason:
+            if reply.truncated:
+                return "max_tokens"
+            if reply.done:
+                return "stop"
+            return "end_turn"
+        '''})
+    # control: the project's own type is the project's registry
+    assert project.findings() == [("pkg/bridge.py", "FC001", 17)]

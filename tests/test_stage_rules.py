@@ -106,6 +106,8 @@ def test_fc002_fires_for_unspecific_handlers(project, handler):
     (SPANNING, "except Exception:\n    log.warning('oops')"),
     # different handlers record different codes
     (SPANNING, "except ValueError:\n    failures.add('ARGS_INVALID')\nexcept Exception:\n    failures.add('COMPARE_FAILED')"),
+    # two stages inside one expression are one step (litellm's redaction, held out)
+    ("data = validate_schema(json.loads(text))", "except (TypeError, ValueError):\n    failures.add('EVAL_FAILED')"),
     # one stage only (the seed fix): open + parse are both read
     ("with open(text) as fh:\n    data = json.load(fh)", "except Exception:\n    failures.add('ARGS_INVALID')"),
 ])

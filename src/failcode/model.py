@@ -124,6 +124,18 @@ ANY_NUMBER = "number"  # a Write value: a parsed score, any number (0 included)
 
 
 @dataclass(frozen=True)
+class Annotation:
+    """A function typed with a registry-like name: `def classify(...) -> Outcome` ties its returns
+    (`sink`) to the registry `Outcome` names, whatever words they use; a parameter typed with another
+    (`reason: StopReason`) says the function maps one vocabulary onto the other, two levels rather
+    than one list gone stale (FC005). Names are import-resolved and module-qualified."""
+
+    sink: str
+    returns: str
+    params: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Write:
     """A value a function writes on an outcome channel (facts/outcomes.py), as a verdict or as a
     fallback, kept only for channels that receive both.
@@ -273,6 +285,7 @@ class FileFacts:
     file_noqa: bool = False
     writes: tuple[Write, ...] = ()
     blames: tuple[Blame, ...] = ()
+    annotations: tuple[Annotation, ...] = ()
 
 
 @dataclass(frozen=True, order=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Optional
 
-from failcode.model import FileFacts, Handler, Registry, RegistryEntry, Site
+from failcode.model import Annotation, FileFacts, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
@@ -44,6 +44,8 @@ class Project:
     patterns: Patterns
     constants: dict[str, str] = field(default_factory=dict)
     bound: dict[tuple[str, str], list[Registry]] = field(default_factory=dict)  # (path, sink) → registries
+    typed: set[tuple[str, str]] = field(default_factory=set)  # (path, sink) of returns typed with a registry
+    levels: set[tuple[int, int]] = field(default_factory=set)  # ids of registries a function maps one onto the other
     _file_of: dict[int, FileFacts] = field(default_factory=dict)  # id(site) → the file that holds it
     _resolved: dict[Site, Resolved] = field(default_factory=dict)
 
@@ -60,6 +62,9 @@ class Project:
         for facts in files.values():
             for site in facts.sites:
                 project._file_of[id(site)] = facts
+        for facts in files.values():
+            for annotation in facts.annotations:
+                project._typed(facts, annotation)
         if not configured:
             for facts in files.values():
                 scope = [registry for registry in discovered if in_scope(registry, facts)]
@@ -71,6 +76,29 @@ class Project:
                             if registry not in bucket:
                                 bucket.append(registry)
         return project
+
+    def _typed(self, facts: FileFacts, annotation: Annotation) -> None:
+        """`def classify(...) -> Outcome`: every value the function returns is one of Outcome's codes,
+        whatever its words; `def outcome_of(reason: StopReason) -> RunOutcome` maps one vocabulary
+        onto the other."""
+        returns = self._type_registry(annotation.returns)
+        if returns is None:
+            return
+        if not self.configured and returns in self.discovered and in_scope(returns, facts):
+            self.bound.setdefault((facts.path, annotation.sink), []).append(returns)
+            self.typed.add((facts.path, annotation.sink))
+        for param in annotation.params:
+            source = self._type_registry(param)
+            if source is not None and source is not returns:
+                self.levels.update({(id(source), id(returns)), (id(returns), id(source))})
+
+    def _type_registry(self, qualname: str) -> Optional[Registry]:
+        """The registry a type names: defined in its module or re-exported by one of its packages
+        (`inspect_ai.model.StopReason`), never one of the same short name elsewhere
+        (`anthropic.types.StopReason` is not the project's `StopReason`)."""
+        package, _, name = qualname.rpartition(".")
+        return next((r for r in self.registries if r.name == name and (
+            r.module == package or package and r.module.startswith(package + "."))), None)
 
     @property
     def registries(self) -> list[Registry]:
@@ -137,6 +165,9 @@ class Project:
         if resolved.code is None:
             return False
         if self.patterns.code.match(resolved.code):
+            return True
+        facts = self._file_of.get(id(site))
+        if facts is not None and (facts.path, site.sink) in self.typed:
             return True
         return any(resolved.code in registry.codes for registry in self.governing(site))
 
@@ -357,10 +388,12 @@ def _disagreements(project: Project) -> list[Disagreement]:
             # compared only with the lists that are about the same thing: one of the same name, one
             # it is a partial copy of (all its codes are the other's), or one that governs or filters
             # a channel it governs or filters. Two vocabularies that only share some words and type
-            # different fields (`StopReason`, `RunOutcome`) are two levels, not a copy gone stale
-            peers = [other for other in group if other is not registry and (
-                other.name == registry.name or registry.codes < other.codes
-                or ties.get(id(other), set()) & ties.get(id(registry), set()))]
+            # different fields (`StopReason`, `RunOutcome`), or that a function maps one onto the
+            # other, are two levels, not a copy gone stale
+            peers = [other for other in group if other is not registry
+                     and (id(registry), id(other)) not in project.levels
+                     and (other.name == registry.name or registry.codes < other.codes
+                          or ties.get(id(other), set()) & ties.get(id(registry), set()))]
             union = frozenset().union(registry.codes, *(other.codes for other in peers))
             missing = union - registry.codes
             if missing:

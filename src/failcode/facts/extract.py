@@ -26,6 +26,7 @@ from failcode.facts.source import InputError, decode, python_syntax_error, suppr
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import catches_all as catches_all_types
 from failcode.model import (
+    Annotation,
     Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
 )
 
@@ -40,6 +41,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
 _PASSIVE_CALLS = LOG_METHODS | TEXT_CALLS | {"append", "add", "extend"}
 _NOWHERE = Pos(0, 0, 0, 0)
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def _children_fields(node: cst.CSTNode) -> tuple[str, ...]:
@@ -67,6 +69,7 @@ class _Function:
         self.qualname = qualname
         self.returns: list[tuple[cst.CSTNode, Optional[str], Optional[str], tuple, bool]] = []
         self.handler_returns = False
+        self.typed: Optional[tuple[str, tuple[str, ...]]] = None  # (return registry, parameter registries)
         self.differenced: set[str] = set()
         self.filters: list[tuple[cst.CSTNode, str, Optional[str], Optional[str]]] = []
 
@@ -125,7 +128,8 @@ class Extractor:
             return Pos(code_range.start.line, code_range.start.column + 1,
                        code_range.end.line, code_range.end.column + 1)
 
-        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: []}
+        buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: [],
+                                     Annotation: []}
         for fill in self.stage_pending:  # stage calls first: try blocks read them
             fill(pos_of)
         for build in self.pending:
@@ -137,7 +141,8 @@ class Extractor:
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
             tuple(buckets[Constant]),
             # a site's registry is the one its module defines or imports (project.Project.in_scope)
-            tuple(sorted(self.imports.targets)) if buckets[Site] else (),
+            tuple(sorted(self.imports.targets)) if buckets[Site] or buckets[Annotation] else (),
+            annotations=tuple(buckets[Annotation]),
         )
 
     def walk(self, node: cst.CSTNode) -> None:
@@ -177,6 +182,11 @@ class Extractor:
         outer = (self.function, self.context, self.collectors)
         prefix = outer[0].qualname + "." if outer[0] else ("".join(c + "." for c in self.classes))
         function = _Function(prefix + node.name.value)
+        returns = self._registry_type(node.returns.annotation) if node.returns is not None else None
+        if returns is not None:
+            params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
+            typed = (self._registry_type(param.annotation.annotation) for param in params if param.annotation)
+            function.typed = (returns, tuple(name for name in typed if name is not None and name != returns))
         self.function, self.context, self.collectors = function, [], []
         self.walk(node.body)
         self._finish_function(function)
@@ -500,13 +510,36 @@ class Extractor:
         all_codes = len(real) >= 2 and len(real) == len(returns) and all(
             r[2] is not None or self.code_re.match(r[1]) for r in real
         )
-        if all_codes or function.handler_returns:
+        sink = f"return:{self.module_name}.{function.qualname}"
+        if all_codes or function.handler_returns or function.typed:
             for value, literal, ref, context, _ in real:
-                self._site(value, "return", f"return:{self.module_name}.{function.qualname}",
-                           "return", literal, ref, function=function.qualname, context=context)
+                self._site(value, "return", sink, "return", literal, ref, function=function.qualname, context=context)
+        if function.typed:
+            returns, params = function.typed
+            self.pending.append(lambda pos_of: Annotation(sink, returns, params))
         for node, form, container, iterable in function.filters:
             guarded = container in function.differenced or (iterable in function.differenced if iterable else False)
             self._filter(node, form, container, iterable, function.qualname, guarded)
+
+    def _registry_type(self, annotation: cst.BaseExpression) -> Optional[str]:
+        """The qualified name of a registry-like type (`Outcome`, `codes.FailureReason`,
+        `Optional[Outcome]`, `"Outcome"`, `Outcome | None`), else None."""
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            for side, other in ((annotation.left, annotation.right), (annotation.right, annotation.left)):
+                if isinstance(other, cst.Name) and other.value == "None":
+                    return self._registry_type(side)
+            return None
+        if isinstance(annotation, cst.Subscript) and len(annotation.slice) == 1 and \
+                isinstance(annotation.slice[0].slice, cst.Index) and \
+                (self.imports.resolve(annotation.value) or "").rpartition(".")[2] == "Optional":
+            return self._registry_type(annotation.slice[0].slice.value)
+        name = string_value(annotation) if isinstance(annotation, cst.SimpleString) else dotted(annotation)
+        short = name.rpartition(".")[2] if name is not None and _DOTTED.fullmatch(name) else ""
+        if not self.shapes.looks_like_registry(short) or short.endswith(("Error", "Exception")):
+            return None
+        if self.imports.is_imported(name):
+            return self.imports.resolve_text(name)
+        return f"{self.module_name}.{name}" if self.module_name else name
 
     def _site(self, node, kind, sink, dest, literal, ref, extra="", function=None, context=None) -> None:
         function = function or self.function.qualname

@@ -183,6 +183,8 @@ class _Walk:
                 first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
                 self.header(first, statement.body, [*statement.decorator_list, statement.args, statement.returns],
                             function)
+                if statement.returns is not None and self.registry_typed(statement.returns):
+                    raise _Maybe  # `-> Outcome`: the returns are sites of the registry it names
                 inner = _Function()
                 self.block(statement.body, inner, False, False)
                 self.all_codes(inner)
@@ -264,6 +266,16 @@ class _Walk:
                 raise _Maybe
         if self.is_hot(statement.lineno, statement.end_lineno):
             self.search(statement, function)
+
+    def registry_typed(self, annotation: ast.expr) -> bool:
+        """Whether a return annotation may name a registry (a superset of the extractor's
+        `_registry_type`: any name, attribute or string inside it)."""
+        for node in ast.walk(annotation):
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
+                node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+            if name and self.screen.looks_like_registry(name) and not name.endswith(("Error", "Exception")):
+                return True
+        return False
 
     def all_codes(self, function: _Function) -> None:
         """Two or more returned values, every return a code or a constant: the returns are sites.

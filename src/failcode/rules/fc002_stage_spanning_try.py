@@ -46,7 +46,9 @@ def _fallback_values(facts: FileFacts, project: Project) -> Iterator[Finding]:
 
 def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for try_block in facts.tries:
-        if len(try_block.stages) < 2 or not any(h.unspecific for h in try_block.handlers):
+        # stages met on one line are one expression (`validate(json.loads(s))`): one step, whose
+        # failure one code describes
+        if len({stage.line for stage in try_block.stages}) < 2 or not any(h.unspecific for h in try_block.handlers):
             continue
         recorded = {}
         for handler in try_block.handlers:

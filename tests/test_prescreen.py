@@ -35,6 +35,10 @@ SHAPES = {
     "handler_return": "def f():\n    try:\n        g()\n    except ValueError:\n        return 'BAD_INPUT'\n",
     "handler_return_nested_try": "def f():\n    try:\n        g()\n    except ValueError:\n        try:\n            h()\n        finally:\n            return 'BAD_INPUT'\n",
     "all_code_returns": "def f(x):\n    if x:\n        return 'A_FAILED'\n    return ERRORS.B\n",
+    "keyword_site_list": "def f():\n    return R(failure_codes=['A_B', CODE_X])\n",
+    "dict_key_site_list": "def f():\n    return {'failure_codes': ('A_B',)}\n",
+    "filter_by_registry_table": "def f(rs):\n    counts = dict.fromkeys(FAILURE_CODES, 0)\n    for r in rs:\n"
+                                "        if r in counts:\n            counts[r] += 1\n",
     "typed_returns": "from pkg.codes import Outcome\ndef f(x) -> 'Outcome':\n    return 'passed'\n",
     "typed_mapping": "def f(reason: StopReason) -> RunOutcome:\n    return g(reason)\n",
     "all_code_returns_ifexp": "def f(x):\n    return 'A_FAILED' if x else 'B_FAILED'\n",

@@ -32,7 +32,7 @@ RECEIVER_WORDS = (
 METHODS = "add append extend update insert appendleft put".split()
 KEYWORDS = (
     "code reason failure status failure_code failure_reason reason_code error_code error_type"
-    " outcome verdict"
+    " outcome verdict failures failure_codes failure_reasons reason_codes error_codes"
 ).split()
 NAME_SUFFIXES = "status outcome verdict".split()
 

@@ -17,6 +17,7 @@ from failcode.model import Annotation, FileFacts, Handler, Registry, RegistryEnt
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
+_LOWERCASE_CODE = re.compile(r"^[a-z][a-z0-9_]+$")
 _LITERAL_KINDS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
 
 
@@ -45,6 +46,7 @@ class Project:
     constants: dict[str, str] = field(default_factory=dict)
     bound: dict[tuple[str, str], list[Registry]] = field(default_factory=dict)  # (path, sink) → registries
     typed: set[tuple[str, str]] = field(default_factory=set)  # (path, sink) of returns typed with a registry
+    foreign: set[tuple[str, str]] = field(default_factory=set)  # (path, sink) of returns typed with no project registry
     levels: set[tuple[int, int]] = field(default_factory=set)  # ids of registries a function maps one onto the other
     _file_of: dict[int, FileFacts] = field(default_factory=dict)  # id(site) → the file that holds it
     _resolved: dict[Site, Resolved] = field(default_factory=dict)
@@ -69,6 +71,8 @@ class Project:
             for facts in files.values():
                 scope = [registry for registry in discovered if in_scope(registry, facts)]
                 for site in facts.sites:
+                    if (facts.path, site.sink) in project.foreign:
+                        continue
                     resolved = project.resolve(site)
                     for registry in scope:
                         if resolved.registry is registry or (resolved.code is not None and resolved.code in registry.codes):
@@ -82,11 +86,15 @@ class Project:
         whatever its words; `def outcome_of(reason: StopReason) -> RunOutcome` maps one vocabulary
         onto the other."""
         returns = self._type_registry(annotation.returns)
-        if returns is None:
+        if returns is None:  # typed with another package's vocabulary (`anthropic.types.StopReason`)
+            self.foreign.add((facts.path, annotation.sink))
             return
-        if not self.configured and returns in self.discovered and in_scope(returns, facts):
-            self.bound.setdefault((facts.path, annotation.sink), []).append(returns)
-            self.typed.add((facts.path, annotation.sink))
+        key = (facts.path, annotation.sink)
+        if returns in self.configured:
+            self.typed.add(key)
+        elif not self.configured and in_scope(returns, facts):
+            self.bound.setdefault(key, []).append(returns)
+            self.typed.add(key)
         for param in annotation.params:
             source = self._type_registry(param)
             if source is not None and source is not returns:
@@ -169,7 +177,12 @@ class Project:
         facts = self._file_of.get(id(site))
         if facts is not None and (facts.path, site.sink) in self.typed:
             return True
-        return any(resolved.code in registry.codes for registry in self.governing(site))
+        # a collection of failures that a registry of lowercase words governs (`failures.append`
+        # beside `KNOWN_REASONS = ("wrong_answer", …)`) holds its codes or missing ones; a keyword
+        # (`outcome="declined"`) shares plain words with many vocabularies, and is judged only by type
+        lowercase = site.kind == "call" and _LOWERCASE_CODE.match(resolved.code) is not None
+        return any(resolved.code in registry.codes or lowercase and all(map(_LOWERCASE_CODE.match, registry.codes))
+                   for registry in self.governing(site))
 
     def near_miss(self, site: Site, code: str) -> Optional[tuple[str, Registry]]:
         """A registered code `code` is probably a typo of (`ANSWER_MISMATHC` → `ANSWER_MISMATCH`),
@@ -283,10 +296,21 @@ def _discoverable(registry: Registry, patterns: Patterns) -> bool:
     if not is_registry_name(registry.name) or len(registry.entries) < 2 or registry.path.endswith(".pyi"):
         return False  # a stub declares types, not the registry the code records against
     if registry.kind in _LITERAL_KINDS:
-        return all(patterns.code.match(entry.code) for entry in registry.entries)
+        # codes, or a list of lowercase ones (`("wrong_answer", "parse_error")`); a dict of lowercase
+        # keys is mostly a translation table (`_FINISH_REASON_MAP = {"stop": "stop", …}`)
+        return all(patterns.code.match(entry.code) for entry in registry.entries) or registry.kind != "dict" \
+            and all(_LOWERCASE_CODE.match(entry.code) for entry in registry.entries)
     if registry.kind in ("toml", "txt"):
         return False
     return registry.complete and all(_IDENTIFIER_CODE.match(entry.code) for entry in registry.entries)
+
+
+def _vocabulary(registry: Registry, code: re.Pattern) -> bool:
+    """Whether a registry defines a vocabulary rather than picks from one: a type (Enum, constants
+    class, `Literal`) or a collection of code-shaped strings. A collection of lowercase words
+    holding part of another list is mostly a selection (`_TERMINAL_STATUSES = ("completed",
+    "failed")`), not a copy gone stale."""
+    return registry.kind not in _LITERAL_KINDS or all(code.match(entry.code) for entry in registry.entries)
 
 
 def entries_by_code(registry: Registry) -> dict[str, list[RegistryEntry]]:
@@ -385,14 +409,15 @@ def _disagreements(project: Project) -> list[Disagreement]:
     ties = _ties(project)
     for group in _connected(project.discovered, project.patterns.code):
         for registry in group:
-            # compared only with the lists that are about the same thing: one of the same name, one
+            # compared only with the lists that are about the same thing: one of the same public name, one
             # it is a partial copy of (all its codes are the other's), or one that governs or filters
             # a channel it governs or filters. Two vocabularies that only share some words and type
             # different fields (`StopReason`, `RunOutcome`), or that a function maps one onto the
             # other, are two levels, not a copy gone stale
             peers = [other for other in group if other is not registry
                      and (id(registry), id(other)) not in project.levels
-                     and (other.name == registry.name or registry.codes < other.codes
+                     and (other.name == registry.name and not registry.name.startswith("_")
+                          or registry.codes < other.codes and _vocabulary(registry, project.patterns.code)
                           or ties.get(id(other), set()) & ties.get(id(registry), set()))]
             union = frozenset().union(registry.codes, *(other.codes for other in peers))
             missing = union - registry.codes

@@ -21,7 +21,7 @@ from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, Vocabulary
-from failcode.facts.sinks import recorded_values, string_value, target_name, target_text
+from failcode.facts.sinks import keyword_values, recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import catches_all as catches_all_types
@@ -188,9 +188,11 @@ class Extractor:
             typed = (self._registry_type(param.annotation.annotation) for param in params if param.annotation)
             function.typed = (returns, tuple(name for name in typed if name is not None and name != returns))
         self.function, self.context, self.collectors = function, [], []
+        aliases, self.filters.aliases = self.filters.aliases, {}
         self.walk(node.body)
         self._finish_function(function)
         self.function, self.context, self.collectors = outer
+        self.filters.aliases = aliases
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
@@ -364,7 +366,7 @@ class Extractor:
                 keyword = arg.keyword.value
                 callee = dotted(func) or "?"
                 extra = _code(self.module, [a for a in node.args if a is not arg])
-                for value, literal, ref in recorded_values(arg.value):
+                for value, literal, ref in keyword_values(arg.value):
                     self._site(value, "keyword", f"{keyword}=", f"{callee}({keyword}=)", literal, ref, extra)
 
     def visit_Dict(self, node: cst.Dict) -> Optional[bool]:
@@ -376,7 +378,7 @@ class Extractor:
         for element, key in zip(elements, keys):
             if key in self.shapes.keywords:
                 others = ",".join(sorted(f"{k}" for k in keys if k is not None and k != key))
-                for value, literal, ref in recorded_values(element.value):
+                for value, literal, ref in keyword_values(element.value):
                     self._site(value, "keyword", f"{key}=", f"{{{key!r}: …}}", literal, ref, others)
         return None
 
@@ -471,6 +473,8 @@ class Extractor:
             if not self.classes and len(targets) == 1 and isinstance(targets[0], cst.Name):
                 self._module_assignment(targets[0].value, targets[0], value)
             return
+        if len(targets) == 1 and isinstance(targets[0], cst.Name):
+            self.filters.alias(targets[0].value, value)
         if self.collectors:
             source = value
             while isinstance(source, (cst.Subscript, cst.Attribute)):

@@ -14,6 +14,8 @@ from failcode.facts.imports import ImportTable
 
 _WRAPPERS = frozenset({"set", "frozenset", "list", "tuple", "sorted", "iter", "reversed"})
 _VIEWS = frozenset({"keys", "values", "items", "copy"})
+_ANSWERS = frozenset({"any", "all", "sum", "len"})
+_COMPREHENSIONS = (cst.GeneratorExp, cst.ListComp, cst.SetComp)
 
 
 def _target_names(target: cst.BaseExpression) -> set[str]:
@@ -58,8 +60,25 @@ class FilterFinder:
         self.on_filter = on_filter
         self.on_difference = on_difference
         # generators that answer one question instead of keeping a selection: `any(…)`, `all(…)`,
-        # and `next((n for n in mro if n in KINDS), "APIError")`, whose default keeps the unknown
+        # a total (`sum(1 for j in jobs if j.state in RUNNING_STATES)`, `len([…])`), and
+        # `next((n for n in mro if n in KINDS), "APIError")`, whose default keeps the unknown
         self.answering: set[int] = set()
+        # this function's local names for a registry: `counts = {c: 0 for c in FAILURE_CODES}`
+        self.aliases: dict[str, str] = {}
+
+    def alias(self, name: str, value: cst.BaseExpression) -> None:
+        """Remember a local table keyed by a registry (`{c: 0 for c in CODES}`, `dict.fromkeys(CODES,
+        0)`), so `if r in counts: counts[r] += 1` is a filter by that registry."""
+        source = None
+        if isinstance(value, (cst.DictComp, cst.SetComp, cst.ListComp)) and value.for_in.inner_for_in is None \
+                and not value.for_in.ifs:
+            source = self.collection_name(value.for_in.iter)
+        elif isinstance(value, cst.Call) and value.args and self.imports.resolve(value.func) == "dict.fromkeys":
+            source = self.collection_name(value.args[0].value)
+        if source is not None and self.looks_like_registry(source.rpartition(".")[2]):
+            self.aliases[name] = source
+        else:
+            self.aliases.pop(name, None)
 
     def collection_name(self, node: cst.BaseExpression) -> Optional[str]:
         """The import-resolved name of a collection, through `set(…)`, `sorted(…)`, `.keys()`."""
@@ -71,6 +90,8 @@ class FilterFinder:
                 node = func.value
             else:
                 return None
+        if isinstance(node, cst.Name) and node.value in self.aliases:
+            return self.aliases[node.value]
         if isinstance(node, (cst.Name, cst.Attribute)):
             return self.imports.resolve(node)
         return None
@@ -106,8 +127,8 @@ class FilterFinder:
 
     def call(self, node: cst.Call, name: Optional[str]) -> None:
         func = node.func
-        if node.args and isinstance(node.args[0].value, cst.GeneratorExp) and (
-                name in ("any", "all") or name == "next" and len(node.args) == 2):
+        if node.args and isinstance(node.args[0].value, _COMPREHENSIONS) and (
+                name in _ANSWERS or name == "next" and len(node.args) == 2):
             self.answering.add(id(node.args[0].value))
         if name == "filter" and len(node.args) == 2:
             predicate, iterable = node.args[0].value, self.collection_name(node.args[1].value)

@@ -235,6 +235,8 @@ class _Walk:
             if value is not None:
                 if module_level:
                     self.module_assignment(targets, value)
+                elif function is not None and self.registry_table(value):
+                    raise _Maybe  # `counts = {c: 0 for c in FAILURE_CODES}`: `r in counts` filters by it
                 elif function is not None and _recorded(value):
                     for target in targets:
                         if any(self.screen.assign_target(name) for name in _target_names(target)):
@@ -266,6 +268,20 @@ class _Walk:
                 raise _Maybe
         if self.is_hot(statement.lineno, statement.end_lineno):
             self.search(statement, function)
+
+    def registry_table(self, value: ast.expr) -> bool:
+        """A local table built from a registry-like collection (a superset of `FilterFinder.alias`)."""
+        if isinstance(value, (ast.DictComp, ast.SetComp, ast.ListComp)):
+            sources = [generator.iter for generator in value.generators]
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "fromkeys":
+            sources = value.args[:1]
+        else:
+            return False
+        for source in sources:
+            name = _collection_name(source)
+            if name is not None and self.screen.looks_like_registry(name):
+                return True
+        return False
 
     def registry_typed(self, annotation: ast.expr) -> bool:
         """Whether a return annotation may name a registry (a superset of the extractor's
@@ -334,7 +350,7 @@ class _Walk:
                 self.filter_names(node.left, node.right)
             elif kind is ast.Dict and function is not None:
                 for key, value in zip(node.keys, node.values):  # {"status": "FAILED"}
-                    if isinstance(key, ast.Constant) and key.value in self.shapes.keywords and _recorded(value):
+                    if isinstance(key, ast.Constant) and key.value in self.shapes.keywords and _keyword_recorded(value):
                         raise _Maybe
 
     def call_site(self, node: ast.Call) -> None:
@@ -353,7 +369,7 @@ class _Walk:
             if any(_recorded(value) for value in values):
                 raise _Maybe
         for keyword in node.keywords:
-            if keyword.arg in self.shapes.keywords and _recorded(keyword.value):
+            if keyword.arg in self.shapes.keywords and _keyword_recorded(keyword.value):
                 raise _Maybe
 
     def test(self, node: ast.Compare) -> None:
@@ -420,6 +436,12 @@ def _string(node: ast.AST) -> bool:
 
 def _unstarred(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Starred) else node
+
+
+def _keyword_recorded(node: ast.expr) -> bool:
+    """Whether a sink keyword records a value, as `keyword_values` sees it (a display's elements too)."""
+    elements = node.elts if isinstance(node, (ast.List, ast.Tuple, ast.Set)) else [node]
+    return any(_recorded(element) for element in elements if not isinstance(element, ast.Starred))
 
 
 def _recorded(node: ast.expr) -> list[tuple[Optional[str], bool]]:

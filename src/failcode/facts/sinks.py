@@ -57,6 +57,17 @@ def string_value(node: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def keyword_values(node: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, Optional[str], Optional[str]]]:
+    """What a sink keyword records: its value's, or each element's of a list, tuple or set display
+    (`Result(failure_codes=["READ_FAILED", "TIME_OUT"])`)."""
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        for element in node.elements:
+            if not isinstance(element, cst.StarredElement):
+                yield from recorded_values(element.value)
+    else:
+        yield from recorded_values(node)
+
+
 def recorded_values(node: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, Optional[str], Optional[str]]]:
     """(node, literal, reference) for each value an expression can record.
 

@@ -1,0 +1,179 @@
+"""Registries and sinks as real code writes them (issue 12): lowercase lists, plural keywords, tables
+built from a registry, and the membership tests and vocabularies that must stay quiet."""
+
+from __future__ import annotations
+
+KNOWN = '''
+    KNOWN_REASONS = ("wrong_answer", "parse_error", "timed_out")
+
+
+    def grade(got, expected, failures):
+        if got is None:
+            failures.append("parse_error")
+        elif got != expected:
+            failures.append("wrong_answer")
+    '''
+
+
+def test_a_lowercase_registry_governs_the_failures_it_names(project):
+    """`KNOWN_REASONS = ("wrong_answer", …)`: a failures list that records its words is judged by it,
+    both for a missing word and for a slip of the keyboard."""
+    project.write({"grader.py": KNOWN + '''
+
+    def run(proc, failures):
+        if proc.returncode:
+            failures.append("runtime_error")
+        elif proc.timed_out:
+            failures.append("timed_uot")
+    '''})
+    assert project.findings() == [("grader.py", "FC001", 13), ("grader.py", "FC001", 15)]
+
+
+def test_a_lowercase_registry_does_not_judge_keywords_that_share_a_word(project):
+    """opik's hand-off outcome (`_Handoff(outcome="declined")`) shares plain words with the consent
+    Enum of another module it imports; a keyword of another vocabulary is no failures list."""
+    project.write({"pkg/consent.py": '''
+        import enum
+
+
+        class Reason(enum.Enum):
+            DECLINED = "declined"
+            NO_TERMINAL = "no_terminal"
+            ASSUME_YES = "assume_yes"
+        ''', "pkg/mcp.py": '''
+        from pkg import consent
+
+
+        class Handoff:
+            def __init__(self, outcome):
+                self.outcome = outcome
+
+
+        def hand_off(interactive, accepted):
+            if not interactive:
+                return Handoff(outcome="no_terminal")
+            return Handoff(outcome="launch" if accepted else "declined")
+        '''})
+    assert project.findings() == []
+
+
+def test_a_plural_keyword_records_each_code_of_its_list(project):
+    project.write({"judge.py": '''
+        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
+
+
+        class Result:
+            pass
+
+
+        def judge(text, expected):
+            if text is None:
+                return Result(failure_codes=["READ_FAILED"])
+            return Result(failure_codes=["ANSWER_MISMATCH", "TIME_OUT"])
+        '''})
+    assert project.findings() == [("judge.py", "FC001", 11)]
+
+
+def test_a_count_table_built_from_the_registry_filters_by_it(project):
+    """`counts = {c: 0 for c in FAILURE_CODES}` … `if r in counts: counts[r] += 1`: a reason the
+    registry lacks is never counted, and nothing says so."""
+    project.write({"tally.py": '''
+        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
+
+
+        def tally(reasons):
+            counts = {code: 0 for code in FAILURE_CODES}
+            for r in reasons:
+                if r in counts:
+                    counts[r] += 1
+            return counts
+
+
+        def tally_keys(reasons):
+            counts = dict.fromkeys(FAILURE_CODES, 0)
+            for r in reasons:
+                if r in counts:
+                    counts[r] += 1
+            return counts
+        '''})
+    assert project.findings() == [("tally.py", "FC004", 6), ("tally.py", "FC004", 14)]
+
+
+def test_a_count_table_that_keeps_unknown_reasons_is_quiet(project):
+    """Control: the same table with an else-path for the reasons it does not know."""
+    project.write({"tally.py": '''
+        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
+
+
+        def tally(reasons):
+            counts = {code: 0 for code in FAILURE_CODES}
+            for r in reasons:
+                if r in counts:
+                    counts[r] += 1
+                else:
+                    counts[r] = counts.get(r, 0) + 1
+            return counts
+        '''})
+    assert project.findings() == []
+
+
+def test_membership_tests_that_select_nothing_stay_quiet(project):
+    """Issue 12's false alarms: a guard that raises on a known code, and totals (counting active
+    jobs) that keep no codes; the list beside them is the control that is still a filter."""
+    project.write({"jobs.py": '''
+        FATAL_ERRORS = ("OOM_KILLED", "DISK_FULL")
+        RUNNING_STATES = ("QUEUED_JOB", "RUNNING_JOB")
+
+
+        def guard(error):
+            if error in FATAL_ERRORS:
+                raise SystemExit(error)
+
+
+        def active(jobs):
+            return sum(1 for j in jobs if j.status in RUNNING_STATES)
+
+
+        def how_many(jobs):
+            return len([j for j in jobs if j.status in RUNNING_STATES])
+
+
+        def running(jobs):
+            return [j.status for j in jobs if j.status in RUNNING_STATES]
+        '''})
+    assert project.findings() == [("jobs.py", "FC004", 19)]
+
+
+def test_selections_of_a_vocabulary_are_not_stale_copies(project):
+    """litellm (held out): `_TERMINAL_STATUSES` picks two statuses of a `Literal`, and a dict of
+    lowercase keys translates a provider's words; neither is a copy of the vocabulary."""
+    project.write({"vocab.py": '''
+        from typing import Literal
+
+        Status = Literal["queued", "in_progress", "completed", "failed"]
+        FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "error"]
+        ''', "poll.py": '''
+        from vocab import Status
+
+        _TERMINAL_STATUSES = ("completed", "failed")
+        _FINISH_REASON_MAP = {"stop": "stop", "length": "length", "tool_calls": "tool_calls"}
+
+
+        def done(status: Status) -> bool:
+            return status in _TERMINAL_STATUSES
+        '''})
+    assert project.findings() == []
+
+
+def test_a_stale_copy_of_codes_is_still_reported(project):
+    """Control: a list of code-shaped strings holding part of another is one list gone stale."""
+    project.write({"a.py": '''
+        FAILURE_CODES = ("READ_FAILED", "PARSE_FAILED", "ANSWER_MISMATCH")
+        REPORTED_FAILURES = ("READ_FAILED", "PARSE_FAILED")
+
+
+        def grade(failures, tests):
+            if tests.unreadable:
+                failures.add("READ_FAILED")
+        '''})
+    assert project.findings() == [("a.py", "FC005", 2)]

@@ -491,6 +491,75 @@ def test_fc006_recorded_blame_needs_our_own_code_in_the_try(project):
     assert project.findings() == [("judge.py", "FC006", 15)]
 
 
+def test_fc006_checking_and_packing_what_the_party_returned_is_reading_its_reply(project):
+    """openai-agents' Blaxel sandbox: the try parses the URL the backend returned, raises on a missing
+    host and packs the parts into a record; a failure there is the backend's malformed reply. The
+    Runloop twin also fetches the URL with our own method inside the try, and stays reported."""
+    project.write({"sandbox.py": '''
+        from urllib.parse import urlsplit
+
+
+        class Endpoint:
+            def __init__(self, host, port):
+                self.host, self.port = host, port
+
+
+        class PortUnavailable(Exception):
+            def __init__(self, reason):
+                self.reason = reason
+
+
+        class Sandbox:
+            async def _tunnel_url(self, port):
+                return await self.client.tunnel(port)
+
+            def parse_preview(self, url):
+                try:
+                    split = urlsplit(url)
+                    host = split.hostname
+                    if host is None:
+                        raise ValueError("missing hostname")
+                    return Endpoint(host=host, port=split.port or 443)
+                except Exception as e:
+                    raise PortUnavailable(reason="backend_unavailable") from e
+
+            async def resolve(self, port):
+                try:
+                    url = await self._tunnel_url(port)
+                    split = urlsplit(url)
+                    if split.hostname is None:
+                        raise ValueError("missing hostname")
+                    return Endpoint(host=split.hostname, port=split.port or 443)
+                except Exception as e:
+                    raise PortUnavailable(reason="backend_unavailable") from e
+        '''})
+    assert project.findings() == [("sandbox.py", "FC006", 35)]
+
+
+def test_fc003_handler_that_stores_what_it_caught_reports_the_failure(project):
+    """crewai's agent loop (held out): a failed tool call is stored on the action as its result and
+    fed back to the model, and the flow routes on as after any tool. The control returns the route
+    with the error only printed."""
+    source = '''
+        def run_tool(action, tools, state):
+            try:
+                result = tools[action.tool].run(action.tool_input)
+            except Exception as e:
+                print(f"Error in tool execution: {e}")
+                action.result = str(e)
+                state.messages.append(action.text)
+                return "tool_completed"
+            if result.is_final:
+                return "tool_result_is_final"
+            state.messages.append(result.text)
+            return "tool_completed"
+        '''
+    project.write({"loop.py": source})
+    assert project.findings() == []
+    project.write({"loop.py": source.replace("action.result = str(e)", "action.retries += 1")})
+    assert project.findings() == [("loop.py", "FC003", 8)]
+
+
 def test_sites_lists_verdicts_and_fallbacks_with_their_triggers(project):
     """Issue 11 item 6: `failcode sites` shows the outcome model FC002/FC003 judge."""
     import json

@@ -177,3 +177,71 @@ def test_what_ast_cannot_parse_goes_to_libcst_which_reports_it():
     assert full[0] == "unparseable"
     with pytest.raises(InputError):
         extract_file(source, "broken.py", "pkg.mod", False, Settings())
+
+
+MIXED = '''\
+import json
+
+TIMEOUT = 30
+
+
+@retry(times=3)
+def load(path):
+    try:
+        with open(path) as handle:
+            return json.load(handle)
+    except OSError:
+        return None
+
+
+class Client:
+    def get(self, url):
+        try:
+            return fetch(url)
+        except Exception:  # noqa: BLE001
+            return None
+
+
+def grade(text, expected, failures):
+    try:
+        answer = json.loads(text)
+        if answer != expected:
+            failures.add("ANSWER_MISMATCH")
+    except Exception:
+        failures.add("ANSWER_MISMATCH")
+'''
+
+
+def test_libcst_reads_only_the_definitions_that_may_hold_facts():
+    """`grade` records codes; `load` and `Client` hold none, so LibCST reads them as one-line stubs
+    (their names stay defined) and every line keeps its number; the facts, try and handler ids
+    included, are full extraction's."""
+    tree = ast.parse(MIXED)
+    plan = screen.Screen(Settings()).plan(MIXED.encode(), MIXED, tree, "mixed.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    lines, masked = MIXED.splitlines(), plan.text.splitlines()
+    assert len(masked) == len(lines)
+    assert masked[5:12] == ["def load(): pass", "", "", "", "", "", ""]
+    assert masked[14:19] == ["class Client(): pass", "", "", "", ""]
+    assert masked[:4] == lines[:4] and masked[22:] == lines[22:]
+    masked_facts = extract_file(MIXED.encode(), "mixed.py", "pkg.mod", False, Settings())
+    full = extract_file(MIXED.encode(), "mixed.py", "pkg.mod", False, Settings(), prescreen=False)
+    assert masked_facts == full
+    assert [site.pos.line for site in full.sites] == [27, 29]
+    assert full.noqa == ((19, ("BLE001",)),)
+
+
+def test_a_definition_that_imports_is_read_whole():
+    """Control: an import inside a fact-free function binds a name for the whole module (`np` below),
+    so that function is not masked."""
+    source = MIXED.replace("    try:\n        with open", "    import numpy as np\n    try:\n        with open", 1)
+    plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "mixed.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    assert "import numpy as np" in plan.text and "class Client(): pass" in plan.text
+
+
+def test_an_alias_of_a_registry_name_sends_the_whole_file():
+    """`from codes import FAILURE_CODES as KNOWN` makes `r in KNOWN` a filter in any function, whose
+    line holds no registry word: no definition can be proved fact-free."""
+    source = MIXED.replace("import json\n", "import json\nfrom codes import FAILURE_CODES as KNOWN\n", 1)
+    assert screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "m.py", "pkg.mod") is None

@@ -374,17 +374,21 @@ def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, 
             bases.add(path.parents[depth])
     by_display = {task.display: task for task in tasks}
     found: dict[str, Task] = {}
+    looked: set[str] = set()  # modules already looked for: most files import the same few
+    roots = [str(base) for base in bases]
     for file_facts in facts:
         if file_facts.path not in by_display:
             continue
         for imported in file_facts.imports:
-            for module in {imported, imported.rpartition(".")[0]} - {""}:
-                relative = Path(*module.split("."))
-                for base in bases:
-                    for candidate in (base / relative.with_suffix(".py"), base / relative / "__init__.py"):
-                        key = str(candidate)
-                        if key not in known and key not in found and candidate.is_file():
-                            found[key] = _task(candidate, settings, cwd)
+            for module in (imported, imported.rpartition(".")[0]):
+                if not module or module in looked:
+                    continue
+                looked.add(module)
+                relative = os.path.join(*module.split("."))
+                for base in roots:
+                    for key in (os.path.join(base, relative + ".py"), os.path.join(base, relative, "__init__.py")):
+                        if key not in known and key not in found and os.path.isfile(key):
+                            found[key] = _task(Path(key), settings, cwd)
     return list(found.values())
 
 

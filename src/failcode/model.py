@@ -95,6 +95,7 @@ class Handler:
     types: tuple[str, ...]  # import-resolved exception names; empty for a bare `except`
     reraises: bool
     narrows: bool  # inspects the exception (`isinstance(e, …)`, `type(e)`) before recording
+    keeps: bool = False  # stores what it caught on a record (`action.result = str(e)`): it reports the failure
 
     @property
     def catches_all(self) -> bool:

@@ -2,7 +2,8 @@
 
 It decodes the bytes, parses them with `ast`, lets the pre-screen (facts/screen.py) prove that the
 file holds no fact LibCST would find, and only otherwise parses with LibCST and walks it once
-(facts/extract.py). LibCST is imported on first need, so a run that the screen or the cache
+(facts/extract.py): the whole file, or, when the screen can tell which top-level functions and
+classes hold none, the file with those masked. LibCST is imported on first need, so a run that the screen or the cache
 answers never loads it. Outcome channels (facts/outcomes.py) are read from the `ast` tree on
 either path, so the screen never has to mirror them.
 """
@@ -27,11 +28,16 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
     screen is tested against). Raises InputError for input problems; anything else is a bug."""
     text = decode(data)
     tree = parse(text)
-    facts = screened(data, text, tree, path, module, settings) if prescreen and tree is not None else None
-    if facts is None:
+    plan = screened(data, text, tree, path, module, settings) if prescreen and tree is not None else None
+    if isinstance(plan, FileFacts):
+        facts = plan
+    else:
         from failcode.facts.extract import extract_source
 
-        facts = extract_source(text, path, module, is_package, settings, tree)
+        if plan is None:
+            facts = extract_source(text, path, module, is_package, settings, tree)
+        else:  # LibCST reads only the top-level statements that may hold facts
+            facts = extract_source(plan.text, path, module, is_package, settings, plan.tree, original=text)
     writes, blames = outcome_facts(tree, text, _stages(settings), module, is_package) if tree is not None else ((), ())
     return dataclasses.replace(facts, writes=writes, blames=blames) if writes or blames else facts
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
 
@@ -95,6 +95,7 @@ class Extractor:
         self.handler_names: dict[int, Optional[str]] = {}
         self.reraising: set[int] = set()
         self.narrowing: set[int] = set()
+        self.keeping: set[int] = set()  # handlers that store what they caught on a record
         self.module_defs: set[str] = set()
         # pending facts: builders called once positions are known
         self.pending: list[Callable[[Callable[[cst.CSTNode], Pos]], object]] = []
@@ -136,6 +137,7 @@ class Extractor:
             fact = build(pos_of)
             if fact is not None:
                 buckets[type(fact)].append(fact)
+        buckets[Site], buckets[TryBlock] = _numbered(buckets[Site], buckets[TryBlock])
         return FileFacts(
             self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
@@ -259,7 +261,7 @@ class Extractor:
 
         def build(pos_of):
             handlers = tuple(
-                Handler(hid, pos_of(h), tuple(t), hid in self.reraising, hid in self.narrowing)
+                Handler(hid, pos_of(h), tuple(t), hid in self.reraising, hid in self.narrowing, hid in self.keeping)
                 for h, t, hid in handlers_info
             )
             return TryBlock(try_id, pos_of(node), function, tuple(collector.first.values()),
@@ -341,6 +343,14 @@ class Extractor:
         for kind, ident in self.context:
             if kind == "handler" and self.handler_names.get(ident) in given:
                 self.narrowing.add(ident)
+
+    def _note_keeping(self, value: cst.BaseExpression) -> None:
+        """A handler that stores what it caught on a record (`action.result = str(e)`,
+        `row["error"] = repr(exc)`) reports the failure there, whatever else it returns."""
+        names = {node.value for node in _names_in(value)}
+        for kind, ident in self.context:
+            if kind == "handler" and self.handler_names.get(ident) in names:
+                self.keeping.add(ident)
 
     def _call_sites(self, node: cst.Call, keywords: list[str]) -> None:
         func = node.func
@@ -475,6 +485,8 @@ class Extractor:
             return
         if len(targets) == 1 and isinstance(targets[0], cst.Name):
             self.filters.alias(targets[0].value, value)
+        elif any(isinstance(target, (cst.Attribute, cst.Subscript)) for target in targets):
+            self._note_keeping(value)
         if self.collectors:
             source = value
             while isinstance(source, (cst.Subscript, cst.Attribute)):
@@ -629,6 +641,36 @@ class Extractor:
         self.pending.append(lambda pos_of: Filter(pos_of(node), form, container, iterable, function, guarded))
 
 
+def _names_in(node: cst.CSTNode) -> Iterator[cst.Name]:
+    """Every Name inside an expression, f-string parts included."""
+    if isinstance(node, cst.Name):
+        yield node
+    for name in _children_fields(node):
+        value = getattr(node, name)
+        for child in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(child, cst.CSTNode):
+                yield from _names_in(child)
+
+
+def _numbered(sites: list[Site], tries: list[TryBlock]) -> tuple[list[Site], list[TryBlock]]:
+    """Try and handler ids renumbered in source order among those that are facts, so a file read
+    whole and one read with its fact-free definitions masked (facts/screen.py) get the same ids."""
+    tries = sorted(tries, key=lambda found: found.pos)
+    handler_ids: dict[int, int] = {}
+    for found in tries:
+        for handler in found.handlers:
+            handler_ids.setdefault(handler.id, len(handler_ids))
+    for site in sorted(sites, key=lambda found: found.pos):
+        if site.handler is not None:
+            handler_ids.setdefault(site.handler, len(handler_ids))
+    tries = [dataclasses.replace(found, id=index, handlers=tuple(
+        dataclasses.replace(handler, id=handler_ids[handler.id]) for handler in found.handlers))
+        for index, found in enumerate(tries)]
+    sites = [site if site.handler is None else dataclasses.replace(site, handler=handler_ids[site.handler])
+             for site in sites]
+    return sites, tries
+
+
 def _single_call(body: cst.BaseSuite) -> Optional[str]:
     """The callee when a try body is one statement that is one call (`resp = client.chat(…)`)."""
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
@@ -721,15 +763,17 @@ def extract(data: bytes, path: str, module_name: str, is_package: bool, settings
 
 
 def extract_source(text: str, path: str, module_name: str, is_package: bool, settings: Settings,
-                   tree: Optional[ast.Module] = None) -> FileFacts:
-    """Facts of decoded source text; `tree` is its `ast` when the caller has parsed it already."""
+                   tree: Optional[ast.Module] = None, original: Optional[str] = None) -> FileFacts:
+    """Facts of decoded source text; `tree` is its `ast` when the caller has parsed it already.
+    `original` is the file's own text when `text` masks part of it (facts/screen.py `Masked`): its
+    noqa comments count wherever they are."""
     module = parse(text)
     shapes, stages = _tools(settings)
     try:
         facts = Extractor(module, path, module_name, is_package, settings, shapes, stages).run(text, tree)
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to analyse") from None
-    noqa, file_noqa = suppressions(text)
+    noqa, file_noqa = suppressions(text if original is None else original)
     if noqa or file_noqa:
         facts = dataclasses.replace(facts, noqa=noqa, file_noqa=file_noqa)
     return facts

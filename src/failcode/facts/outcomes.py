@@ -355,10 +355,12 @@ class _Scan:
         if _reraises(handler.body, bare_only=True) or _narrows(handler):
             return
         own: list[tuple[str, str, int, str]] = []
+        reading = self.reply_checks(attempt.body)
         for statement in _simple_statements(attempt.body):
             if isinstance(statement, ast.Raise) and statement.exc is not None:
                 raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
-                if raised in _BUILTIN_ERRORS:  # a check of our own (`raise ValueError("bad config")`)
+                # a check of our own (`raise ValueError("bad config")`), not of what was just read
+                if raised in _BUILTIN_ERRORS and id(statement) not in reading:
                     said = " ".join(text for text in _words_of([ast.Expr(statement.exc)]))
                     own.append(("raise", raised, statement.lineno, said))
                 continue
@@ -366,16 +368,58 @@ class _Scan:
             if isinstance(value, (ast.Yield, ast.YieldFrom)) and self.manages_context:
                 own.append(("yield", "", statement.lineno, ""))  # the caller's `with` body raises into it
             for node in _nodes([statement], prose=False):
-                callee = _callee(node) if isinstance(node, ast.Call) else None
-                root, _, rest = (callee or "").partition(".")
-                if root in ("self", "cls") and rest in self.methods \
-                        or root and not rest and root not in self.foreign and root not in _BUILTINS:
+                if self.is_own_call(node):
                     # a call that is the statement itself, or one inside another call's arguments
-                    own.append(("call" if node is value else "argument", callee, node.lineno, ""))
+                    own.append(("call" if node is value else "argument", _callee(node), node.lineno, ""))
         if own:
             caught = f"except {', '.join(types)}" if types else "bare except"
             texts = tuple(dict.fromkeys(_words_of(handler.body)))
             self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno))
+
+    def reply_checks(self, body: list[ast.stmt]) -> set[int]:
+        """ids of the `raise`s in a try that check only what the try read from elsewhere:
+        `split = urlsplit(url)`, `host = split.hostname`, `if host is None: raise ValueError(…)`
+        validates the reply; `if kwargs["temperature"] == 0 and n > 1: raise ValueError(…)` checks
+        our own request, and stays our code."""
+        read: set[str] = set()
+        ours: set[str] = set()  # bound from our own code: `url = await self._tunnel_url(port)`
+        checks: set[int] = set()
+        for statement in body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name):
+                value = _awaited(statement.value)
+                uses = {node.id for node in ast.walk(value) if isinstance(node, ast.Name)}
+                if self.is_own_call(value) or uses & ours:
+                    ours.add(statement.targets[0].id)
+                elif self.reads(value, read):
+                    read.add(statement.targets[0].id)
+            elif isinstance(statement, ast.If):
+                names = {node.id for node in ast.walk(statement.test)
+                         if isinstance(node, ast.Name) and node.id not in _BUILTINS}
+                if names and names <= read:
+                    checks.update(id(node) for node in ast.walk(statement) if isinstance(node, ast.Raise))
+        return checks
+
+    def is_own_call(self, node: ast.AST) -> bool:
+        """A call of this class's methods or of a function of this file or package. A class of
+        ours builds a record (`return Endpoint(host=host)`): it runs no logic to blame."""
+        if not isinstance(node, ast.Call):
+            return False
+        root, _, rest = (_callee(node) or "").partition(".")
+        return root in ("self", "cls") and rest in self.methods or bool(root) and not rest \
+            and root not in self.foreign and root not in _BUILTINS and not root[:1].isupper()
+
+    def reads(self, value: ast.expr, read: set[str]) -> bool:
+        """A value taken from something read (`split.hostname`, `reply["url"]`) or returned by a
+        function not of this package (`urlsplit(url)`, `response.json()`)."""
+        while isinstance(value, (ast.Attribute, ast.Subscript)):
+            value = value.value
+        if isinstance(value, ast.Name):
+            return value.id in read
+        if isinstance(value, ast.Call):
+            root, _, rest = (_callee(value) or "").partition(".")
+            return root in self.foreign or root in read
+        return False
 
     # -- values ------------------------------------------------------------------------------
 

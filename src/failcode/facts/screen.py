@@ -19,11 +19,13 @@ extraction gives it; `failcode check --no-prescreen` checks the same on any tree
 from __future__ import annotations
 
 import ast
+import copy
 import re
 import unicodedata
 import warnings
+from dataclasses import dataclass
 from itertools import accumulate
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
@@ -34,6 +36,7 @@ from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = frozenset({*_FUNCTIONS, ast.ClassDef})
 _TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 _MATCH = getattr(ast, "Match", ())  # Python 3.10+
 _TYPE_ALIAS = getattr(ast, "TypeAlias", ())  # Python 3.12+
@@ -47,7 +50,47 @@ _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 
 
 class _Maybe(Exception):
-    """The file may hold a fact: LibCST must extract it."""
+    """The statement may hold a fact: LibCST must extract it."""
+
+
+class _Whole(_Maybe):
+    """Any statement of the file may hold a fact (`from codes import FAILURE_CODES as KNOWN` makes
+    `r in KNOWN` a filter wherever it is): LibCST must extract all of it."""
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A file for LibCST with its fact-free top-level functions and classes masked: each is a
+    one-line stub (`def name(): pass`, so the module's own names stay known) followed by blank lines,
+    so every line keeps its number and every kept statement its text. `tree` is `ast`'s view of
+    `text` as far as facts/positions.py reads it (statements, their lines and bodies)."""
+
+    text: str
+    tree: ast.Module
+
+
+_LINE_BREAK = re.compile(r"(\r\n?|\n)")
+_STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
+          ((ast.FunctionDef, "def"), (ast.AsyncFunctionDef, "def"), (ast.ClassDef, "class"))}
+
+
+def _masked(text: str, tree: ast.Module, quiet: list[int]) -> Masked:
+    parts = _LINE_BREAK.split(text)  # content, break, content, …: Python's own line breaks only
+    lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
+    body = list(tree.body)
+    for index in quiet:
+        statement = body[index]
+        first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+        word = "class" if type(statement) is ast.ClassDef else "def"
+        for number in range(first, statement.end_lineno + 1):
+            line = lines[number - 1]
+            ending = line[len(line.rstrip("\r\n")):]  # a line's content holds no CR or LF
+            lines[number - 1] = f"{word} {statement.name}(): pass{ending}" if number == first else ending
+        stub = copy.copy(_STUBS[type(statement)])
+        stub.lineno = first
+        stub.body = [ast.Pass(lineno=first, col_offset=len(word) + len(statement.name) + 5)]
+        body[index] = stub
+    return Masked("".join(lines), ast.Module(body=body, type_ignores=[]))
 
 
 class Screen:
@@ -133,13 +176,35 @@ class Screen:
 
     def facts(self, data: bytes, text: str, tree: ast.Module, path: str, module: str) -> Optional[FileFacts]:
         """The file's facts when the screen proves LibCST would find only module constants, else None."""
+        found = self.plan(data, text, tree, path, module)
+        return found if isinstance(found, FileFacts) else None
+
+    def plan(self, data: bytes, text: str, tree: ast.Module, path: str,
+             module: str) -> Union[FileFacts, Masked, None]:
+        """What LibCST must read of a file: nothing (the file's facts, when the screen proves LibCST
+        would find only module constants), the file with its fact-free top-level functions and
+        classes masked (`Masked`), or all of it (None)."""
         if not data.isascii() and _normalized_names(text):
             return None
         walk = _Walk(self, self.hot_lines(data))
+        hot: list[int] = []
+        quiet: list[int] = []  # fact-free top-level definitions that import nothing
         try:
-            walk.block(tree.body, None, True, False)
-        except (_Maybe, RecursionError):  # too deep for the screen's walk: LibCST decides
+            for index, statement in enumerate(tree.body):
+                imports = walk.imports
+                try:
+                    walk.block([statement], None, True, False)
+                except _Whole:
+                    raise
+                except _Maybe:
+                    hot.append(index)
+                    continue
+                if type(statement) in _DEFINITIONS and walk.imports == imports:
+                    quiet.append(index)
+        except (_Whole, RecursionError):  # a file-wide fact, or too deep for the screen's walk
             return None
+        if hot:
+            return _masked(text, tree, quiet) if quiet else None
         if walk.bound.intersection(name for name, _ in walk.constants):
             return None  # a constant that shadows an import is qualified by the import: let LibCST say
         prefix = f"{module}." if module else ""
@@ -162,6 +227,7 @@ class _Walk:
         self.hot = hot
         self.constants: list[tuple[str, str]] = []
         self.bound: set[str] = set()  # names bound by imports anywhere in the file
+        self.imports = 0  # import statements seen so far
 
     def is_hot(self, first: int, last: int) -> bool:
         """Whether a line in first..last holds a hot word."""
@@ -254,15 +320,17 @@ class _Walk:
                         if literal is None or self.screen.code_re.match(literal):
                             raise _Maybe
         elif kind is ast.Import:
+            self.imports += 1
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name.split(".")[0])
                 if alias.asname and self.screen.looks_like_registry(alias.name.rpartition(".")[2]):
-                    raise _Maybe  # `import pkg.codes as C`: `x in C` filters by a registry-like name
+                    raise _Whole  # `import pkg.codes as C`: `x in C` filters by a registry-like name
         elif kind is ast.ImportFrom:
+            self.imports += 1
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name)
                 if alias.asname and self.screen.looks_like_registry(alias.name):
-                    raise _Maybe
+                    raise _Whole
         elif _TYPE_ALIAS and kind is _TYPE_ALIAS:
             if module_level and self.screen.looks_like_registry(statement.name.id):
                 raise _Maybe
@@ -547,9 +615,10 @@ def parse(text: str) -> Optional[ast.Module]:
 _SCREENS: dict[Settings, Screen] = {}
 
 
-def screened(data: bytes, text: str, tree: ast.Module, path: str, module: str, settings: Settings) -> Optional[FileFacts]:
-    """The file's facts when the screen (one per Settings, reused) proves LibCST would add none."""
+def screened(data: bytes, text: str, tree: ast.Module, path: str, module: str,
+             settings: Settings) -> Union[FileFacts, Masked, None]:
+    """What LibCST must read of a file (`Screen.plan`, one screen per Settings, reused)."""
     screen = _SCREENS.get(settings)
     if screen is None:
         screen = _SCREENS[settings] = Screen(settings)
-    return screen.facts(data, text, tree, path, module)
+    return screen.plan(data, text, tree, path, module)

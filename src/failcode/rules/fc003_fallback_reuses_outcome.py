@@ -24,8 +24,9 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
 
 def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
     # a handler that re-raises records nothing final; one that inspects what it caught and sorts it
-    # (`if is_outage(exc): return retry_later(…)`) keeps its last value as a deliberate policy
-    reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises or h.narrows}
+    # (`if is_outage(exc): return retry_later(…)`) keeps its last value as a deliberate policy, and
+    # one that stores it on a record (`action.result = str(e)`) reports the failure there
+    reraising = {h.id for t in facts.tries for h in t.handlers if h.reraises or h.narrows or h.keeps}
     try_line = {h.id: t.pos.line for t in facts.tries for h in t.handlers}
     # `except KeyError:` around one statement, or `except FileNotFoundError:` around any: the
     # exception is the signal for the outcome the handler records

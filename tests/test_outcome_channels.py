@@ -560,6 +560,31 @@ def test_fc003_handler_that_stores_what_it_caught_reports_the_failure(project):
     assert project.findings() == [("loop.py", "FC003", 8)]
 
 
+def test_a_flag_s_two_answers_are_no_lookup_default(project):
+    """opik's readability metric: `1.0 if within_bounds else 0.0` answers a yes/no question, and a
+    parsed score elsewhere in the function does not make the 0.0 a fallback. The control reads the
+    score from the lookup it tests, and its no-match arm stands in for it."""
+    project.write({"readability.py": '''
+        def score_readability(text, bounds):
+            grade = float(text.grade)
+            within_bounds = bounds.contains(grade)
+            if bounds.enforce:
+                value = 1.0 if within_bounds else 0.0
+            else:
+                value = max(0.0, min(100.0, grade)) / 100.0
+            return value
+
+
+        def score_reply(reply):
+            match = reply.find_score()
+            value = float(match.group(1)) if match else 0.0
+            if value > 0.5:
+                return 1.0
+            return value
+        '''})
+    assert project.findings() == [("readability.py", "FC003", 13)]
+
+
 def test_sites_lists_verdicts_and_fallbacks_with_their_triggers(project):
     """Issue 11 item 6: `failcode sites` shows the outcome model FC002/FC003 judge."""
     import json

@@ -245,3 +245,34 @@ def test_an_alias_of_a_registry_name_sends_the_whole_file():
     line holds no registry word: no definition can be proved fact-free."""
     source = MIXED.replace("import json\n", "import json\nfrom codes import FAILURE_CODES as KNOWN\n", 1)
     assert screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "m.py", "pkg.mod") is None
+
+
+CLASS_WITH_ONE_JUDGE = '''\
+class Grader:
+    timeout = 30
+
+    @staticmethod
+    def normalise(text):
+        try:
+            return text.strip().lower()
+        except AttributeError:
+            return text
+
+    def grade(self, text, expected, failures):
+        if self.normalise(text) != expected:
+            failures.add("ANSWER_MISMATCH")
+'''
+
+
+def test_a_class_is_read_with_its_fact_free_methods_masked():
+    """`Grader.grade` records a code, `normalise` holds no fact: LibCST reads `normalise` as an
+    indented stub on its decorator's line, and the class's other statements as they are."""
+    source = CLASS_WITH_ONE_JUDGE
+    plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "g.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    assert plan.text.splitlines()[:10] == ["class Grader:", "    timeout = 30", "",
+                                           "    def normalise(): pass", "", "", "", "", "", ""]
+    assert plan.text.splitlines()[10:] == source.splitlines()[10:]
+    masked = extract_file(source.encode(), "g.py", "pkg.mod", False, Settings())
+    assert masked == extract_file(source.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
+    assert [(site.function, site.pos.line) for site in masked.sites] == [("Grader.grade", 13)]

@@ -618,6 +618,28 @@ def test_fc003_number_verdict_in_a_judging_function(project):
                                   ("score.py", "FC002", 12), ("score.py", "FC003", 16)]
 
 
+def test_fc003_a_score_parsed_into_a_name_is_a_verdict(project):
+    """lighteval's Arabic judge: the score is parsed into a name, then scaled; a reply with no
+    number returns 0.0, the score of a judged 0/10. The control parses nothing in its try."""
+    project.write({"judge.py": '''
+        def process_judge_response(response):
+            try:
+                score = float(next(n for n in response.split() if n.isdigit()))
+                return min(max(score / 10.0, 0.0), 1.0)
+            except (StopIteration, ValueError):
+                return 0.0
+
+
+        def process_judge_reply(response, scale):
+            try:
+                scale = response.scale
+                return scale.value
+            except (StopIteration, ValueError):
+                return 0.0
+        '''})
+    assert project.findings() == [("judge.py", "FC003", 6)]
+
+
 def test_fc003_unspecific_handler_around_a_guardrail_reply(project):
     """nemoguardrails' shape: an unreachable guard or a malformed reply reads as "not flagged".
     HTTPError is narrow, but it is not the outcome "not flagged": the guard never answered."""

@@ -376,12 +376,19 @@ def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, 
     found: dict[str, Task] = {}
     looked: set[str] = set()  # modules already looked for: most files import the same few
     roots = [str(base) for base in bases]
+    # a module is the project's only when its top-level package or module sits at a base
+    packages: set[str] = set()
+    for base in roots:
+        try:
+            packages.update(name[:-3] if name.endswith(".py") else name for name in os.listdir(base))
+        except OSError:
+            continue
     for file_facts in facts:
         if file_facts.path not in by_display:
             continue
         for imported in file_facts.imports:
             for module in (imported, imported.rpartition(".")[0]):
-                if not module or module in looked:
+                if not module or module in looked or module.partition(".")[0] not in packages:
                     continue
                 looked.add(module)
                 relative = os.path.join(*module.split("."))

@@ -204,6 +204,7 @@ class _Scan:
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
+        self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.writes: list[_Pending] = []
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt
@@ -264,6 +265,9 @@ class _Scan:
             self.compared.pop(name, None)
             self.fetched.discard(name)
             self.dicts.pop(name, None)
+            self.parsed.discard(name)
+            if self.judges and _parsed_number(value, self.parsed):
+                self.parsed.add(name)  # `score = float(m.group(1))` … `return score / 10`
             inner = value.value if isinstance(value, ast.Await) else value
             if isinstance(inner, ast.Call):
                 self.fetched.add(name)
@@ -510,14 +514,16 @@ class _Scan:
         if verdict is not None:
             yield node, ("0.0", "1.0"), "verdict", "computed", ("as", verdict)
             return
-        if self.judges and _parsed_number(node):
+        if self.judges and _parsed_number(node, self.parsed):
             yield node, (ANY_NUMBER,), "verdict", "parsed", "as the score it parses"
             return
         if isinstance(node, ast.IfExp):
             absent = self.absent(node.test)
-            if absent is not None:
-                name, missing = absent
-                found, lost = (node.orelse, node.body) if missing else (node.body, node.orelse)
+            found, lost = (node.orelse, node.body) if absent and absent[1] else (node.body, node.orelse)
+            # a lookup's no-match arm stands in for what the other arm reads from it
+            # (`m.group(1) if m else "C"`); `1.0 if within_bounds else 0.0` is a flag's two answers
+            if absent is not None and any(isinstance(part, ast.Name) and part.id == absent[0] for part in ast.walk(found)):
+                name = absent[0]
                 yield from self.values(found, judging)
                 default = _constant(lost)
                 if default is not None:
@@ -657,17 +663,19 @@ def _is_literal(node: ast.expr) -> bool:
     return _constant(node) is not None or isinstance(node, (ast.Set, ast.List, ast.Tuple, ast.Dict))
 
 
-def _parsed_number(node: ast.expr) -> bool:
-    """`float(m.group(1))`, `int(score) / 10`, `min(max(score / 10, 0.0), 1.0)`: a number read
-    from something, the score a judge's reply holds."""
+def _parsed_number(node: ast.expr, parsed: set[str]) -> bool:
+    """`float(m.group(1))`, `int(score) / 10`, `min(max(score / 10, 0.0), 1.0)`, or a name bound
+    to one (`parsed`): a number read from something, the score a judge's reply holds."""
+    if isinstance(node, ast.Name):
+        return node.id in parsed
     if isinstance(node, ast.Call):
         name = _callee(node)
         if name in ("int", "float") and len(node.args) == 1 and _constant(node.args[0]) is None:
             return True
         if name in ("min", "max", "round", "abs"):
-            return any(_parsed_number(arg) for arg in node.args)
+            return any(_parsed_number(arg, parsed) for arg in node.args)
     if isinstance(node, ast.BinOp):
-        return _parsed_number(node.left) or _parsed_number(node.right)
+        return _parsed_number(node.left, parsed) or _parsed_number(node.right, parsed)
     return False
 
 

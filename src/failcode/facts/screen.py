@@ -11,6 +11,11 @@ LibCST for them alone. A file `ast` cannot parse (newer syntax, errors) always g
 which decides and reports; a file `ast` parses but LibCST would refuse (nesting deeper than LibCST's
 stack, facts/nesting.py) is refused only when it may hold a fact — otherwise it needs no LibCST.
 
+The screen judges each top-level statement, and each member of a top-level class, on its own:
+when only some may hold facts, LibCST reads the file with the others (functions and classes that
+import nothing) masked as one-line stubs (`Masked`), every line in place, so a file with one
+judging function among fifty helpers costs LibCST one function, not fifty.
+
 Kept conservative by a differential guard (tests/test_prescreen.py, tests/test_fuzz.py): on the
 test corpora, the stdlib and fuzzed programs, a screened-out file must get exactly the facts full
 extraction gives it; `failcode check --no-prescreen` checks the same on any tree.
@@ -74,23 +79,39 @@ _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
           ((ast.FunctionDef, "def"), (ast.AsyncFunctionDef, "def"), (ast.ClassDef, "class"))}
 
 
-def _masked(text: str, tree: ast.Module, quiet: list[int]) -> Masked:
+def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]]) -> Masked:
+    """`text` with the top-level statements `masks` names (an empty list: the whole statement) or
+    their members (a class's methods) replaced by stubs."""
     parts = _LINE_BREAK.split(text)  # content, break, content, …: Python's own line breaks only
     lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
     body = list(tree.body)
-    for index in quiet:
-        statement = body[index]
-        first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
-        word = "class" if type(statement) is ast.ClassDef else "def"
-        for number in range(first, statement.end_lineno + 1):
-            line = lines[number - 1]
-            ending = line[len(line.rstrip("\r\n")):]  # a line's content holds no CR or LF
-            lines[number - 1] = f"{word} {statement.name}(): pass{ending}" if number == first else ending
-        stub = copy.copy(_STUBS[type(statement)])
-        stub.lineno = first
-        stub.body = [ast.Pass(lineno=first, col_offset=len(word) + len(statement.name) + 5)]
-        body[index] = stub
+    for index, members in masks.items():
+        if members:
+            owner = copy.copy(body[index])
+            owner.body = list(owner.body)
+            for member in members:
+                owner.body[member] = _stub(lines, owner.body[member])
+            body[index] = owner
+        else:
+            body[index] = _stub(lines, body[index])
     return Masked("".join(lines), ast.Module(body=body, type_ignores=[]))
+
+
+def _stub(lines: list[str], statement: ast.stmt) -> ast.stmt:
+    """Masks a definition's lines in place (`def name(): pass`, at its indentation, then blank
+    lines) and returns the stub's `ast`."""
+    first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+    word = "class" if type(statement) is ast.ClassDef else "def"
+    opening = lines[first - 1]
+    indent = opening[:len(opening) - len(opening.lstrip(" \t"))]
+    for number in range(first, statement.end_lineno + 1):
+        line = lines[number - 1]
+        ending = line[len(line.rstrip("\r\n")):]  # a line's content holds no CR or LF
+        lines[number - 1] = f"{indent}{word} {statement.name}(): pass{ending}" if number == first else ending
+    stub = copy.copy(_STUBS[type(statement)])
+    stub.lineno, stub.col_offset = first, len(indent)
+    stub.body = [ast.Pass(lineno=first, col_offset=len(indent) + len(word) + len(statement.name) + 5)]
+    return stub
 
 
 class Screen:
@@ -187,24 +208,24 @@ class Screen:
         if not data.isascii() and _normalized_names(text):
             return None
         walk = _Walk(self, self.hot_lines(data))
-        hot: list[int] = []
-        quiet: list[int] = []  # fact-free top-level definitions that import nothing
         try:
-            for index, statement in enumerate(tree.body):
-                imports = walk.imports
-                try:
-                    walk.block([statement], None, True, False)
-                except _Whole:
-                    raise
-                except _Maybe:
-                    hot.append(index)
-                    continue
-                if type(statement) in _DEFINITIONS and walk.imports == imports:
-                    quiet.append(index)
+            hot, quiet = walk.parts(tree.body, True)
+            masks: dict[int, list[int]] = {index: [] for index in quiet}  # statement → masked members
+            for index in hot:
+                statement = tree.body[index]
+                if type(statement) is ast.ClassDef:  # a class with facts in some methods only
+                    try:
+                        members = walk.members(statement)[1]
+                    except _Whole:
+                        raise
+                    except _Maybe:
+                        continue
+                    if members:
+                        masks[index] = members
         except (_Whole, RecursionError):  # a file-wide fact, or too deep for the screen's walk
             return None
         if hot:
-            return _masked(text, tree, quiet) if quiet else None
+            return _masked(text, tree, masks) if masks else None
         if walk.bound.intersection(name for name, _ in walk.constants):
             return None  # a constant that shadows an import is qualified by the import: let LibCST say
         prefix = f"{module}." if module else ""
@@ -255,11 +276,7 @@ class _Walk:
                 self.block(statement.body, inner, False, False)
                 self.all_codes(inner)
             elif kind is ast.ClassDef:
-                if module_level:
-                    self.class_registry(statement)
-                first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
-                self.header(first, statement.body, [*statement.decorator_list, *statement.bases, *statement.keywords],
-                            function)
+                self.class_header(statement, function, module_level)
                 self.block(statement.body, None, False, False)
             elif kind in _TRY:
                 if any(part.type is None for part in statement.handlers[:-1]):
@@ -292,6 +309,38 @@ class _Walk:
                     self.block(case.body, function, module_level, handler)
             else:
                 self.simple(statement, function, module_level, handler)
+
+    def class_header(self, node: ast.ClassDef, function: Optional[_Function], module_level: bool) -> None:
+        if module_level:
+            self.class_registry(node)
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        self.header(first, node.body, [*node.decorator_list, *node.bases, *node.keywords], function)
+
+    def members(self, node: ast.ClassDef) -> tuple[list[int], list[int]]:
+        """A module-level class walked member by member: the indices of the members that may hold
+        a fact, and of the methods that hold none and import nothing. Raises _Maybe when the class
+        itself may (a registry, its header)."""
+        self.class_header(node, None, True)
+        return self.parts(node.body, False)
+
+    def parts(self, body: list[ast.stmt], module_level: bool) -> tuple[list[int], list[int]]:
+        """Statements walked one by one: (those that may hold a fact, the fact-free definitions
+        among the rest that import nothing). _Whole still ends the walk."""
+        hot: list[int] = []
+        quiet: list[int] = []
+        kinds = _DEFINITIONS if module_level else _FUNCTIONS
+        for index, statement in enumerate(body):
+            imports = self.imports
+            try:
+                self.block([statement], None, module_level, False)
+            except _Whole:
+                raise
+            except _Maybe:
+                hot.append(index)
+                continue
+            if type(statement) in kinds and self.imports == imports:
+                quiet.append(index)
+        return hot, quiet
 
     def simple(self, statement: ast.stmt, function: Optional[_Function], module_level: bool, handler: bool) -> None:
         kind = type(statement)

@@ -276,3 +276,16 @@ def test_a_class_is_read_with_its_fact_free_methods_masked():
     masked = extract_file(source.encode(), "g.py", "pkg.mod", False, Settings())
     assert masked == extract_file(source.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
     assert [(site.function, site.pos.line) for site in masked.sites] == [("Grader.grade", 13)]
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+@pytest.mark.parametrize("source", [MIXED, CLASS_WITH_ONE_JUDGE, CLASS_WITH_ONE_JUDGE.replace("    ", "\t")])
+def test_masking_keeps_every_line_break_and_indent(source, newline):
+    """CRLF, lone CR and tab-indented files are masked line for line, with full extraction's facts."""
+    data = source.replace("\n", newline).encode()
+    text = data.decode()
+    plan = screen.Screen(Settings()).plan(data, text, ast.parse(text), "m.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    assert plan.text.count(newline) == text.count(newline)
+    assert extract_file(data, "m.py", "pkg.mod", False, Settings()) == \
+        extract_file(data, "m.py", "pkg.mod", False, Settings(), prescreen=False)

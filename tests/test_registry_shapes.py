@@ -177,3 +177,40 @@ def test_a_stale_copy_of_codes_is_still_reported(project):
                 failures.add("READ_FAILED")
         '''})
     assert project.findings() == [("a.py", "FC005", 2)]
+
+
+def test_a_lowercase_selection_sharing_a_channel_is_not_a_stale_copy(project):
+    """litellm (held out): `OPENAI_FINISH_REASONS` lists OpenAI's finish reasons, the `Literal` every
+    provider's; both describe `finish_reason=`, and the list is a selection, not a copy."""
+    project.write({"pkg/__init__.py": "", "pkg/constants.py": '''
+        OPENAI_FINISH_REASONS = ["stop", "length", "tool_calls", "content_filter"]
+        ''', "pkg/types.py": '''
+        from typing import Literal
+
+        FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "guardrail_intervened", "eos"]
+        ''', "pkg/openai.py": '''
+        from pkg.constants import OPENAI_FINISH_REASONS
+
+
+        def finish(done, filtered):
+            if filtered:
+                finish_reason = "content_filter"
+            elif done:
+                finish_reason = "stop"
+            else:
+                finish_reason = "length"
+            return finish_reason
+        ''', "pkg/bedrock.py": '''
+        from pkg.types import FinishReason
+
+
+        def finish(stopped, blocked):
+            if blocked:
+                finish_reason = "guardrail_intervened"
+            elif stopped:
+                finish_reason = "stop"
+            else:
+                finish_reason = "eos"
+            return finish_reason
+        '''})
+    assert project.findings() == []

@@ -375,24 +375,26 @@ def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, 
     by_display = {task.display: task for task in tasks}
     found: dict[str, Task] = {}
     looked: set[str] = set()  # modules already looked for: most files import the same few
-    roots = [str(base) for base in bases]
-    # a module is the project's only when its top-level package or module sits at a base
-    packages: set[str] = set()
-    for base in roots:
+    # a module is the project's only when its top-level package or module sits at a base: the
+    # bases holding each top-level name, listed once
+    holders: dict[str, list[str]] = {}
+    for base in map(str, bases):
         try:
-            packages.update(name[:-3] if name.endswith(".py") else name for name in os.listdir(base))
+            names = os.listdir(base)
         except OSError:
             continue
+        for name in names:
+            holders.setdefault(name[:-3] if name.endswith(".py") else name, []).append(base)
     for file_facts in facts:
         if file_facts.path not in by_display:
             continue
         for imported in file_facts.imports:
             for module in (imported, imported.rpartition(".")[0]):
-                if not module or module in looked or module.partition(".")[0] not in packages:
+                if not module or module in looked:
                     continue
                 looked.add(module)
                 relative = os.path.join(*module.split("."))
-                for base in roots:
+                for base in holders.get(module.partition(".")[0], ()):
                     for key in (os.path.join(base, relative + ".py"), os.path.join(base, relative, "__init__.py")):
                         if key not in known and key not in found and os.path.isfile(key):
                             found[key] = _task(Path(key), settings, cwd)

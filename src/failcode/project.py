@@ -50,6 +50,7 @@ class Project:
     levels: set[tuple[int, int]] = field(default_factory=set)  # ids of registries a function maps one onto the other
     _file_of: dict[int, FileFacts] = field(default_factory=dict)  # id(site) → the file that holds it
     _resolved: dict[Site, Resolved] = field(default_factory=dict)
+    _scopes: dict[str, list[Registry]] = field(default_factory=dict)  # path → discovered registries in scope
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -69,7 +70,7 @@ class Project:
                 project._typed(facts, annotation)
         if not configured:
             for facts in files.values():
-                scope = [registry for registry in discovered if in_scope(registry, facts)]
+                scope = project.scope(facts)
                 for site in facts.sites:
                     if (facts.path, site.sink) in project.foreign:
                         continue
@@ -80,6 +81,15 @@ class Project:
                             if registry not in bucket:
                                 bucket.append(registry)
         return project
+
+    def scope(self, facts: FileFacts) -> list[Registry]:
+        """The discovered registries that can govern a file's sites (`in_scope`), computed once;
+        only files with sites ask."""
+        found = self._scopes.get(facts.path)
+        if found is None:
+            found = self._scopes[facts.path] = [r for r in self.discovered if in_scope(r, facts)] \
+                if facts.sites else []
+        return found
 
     def _typed(self, facts: FileFacts, annotation: Annotation) -> None:
         """`def classify(...) -> Outcome`: every value the function returns is one of Outcome's codes,
@@ -190,7 +200,7 @@ class Project:
         registries = self.governing(site)
         if not registries and not self.configured:
             facts = self._file_of.get(id(site))
-            registries = [r for r in self.discovered if facts is not None and in_scope(r, facts)]
+            registries = self.scope(facts) if facts is not None else []
         if len(code) < _TYPO_MIN_LENGTH:
             return None
         for registry in registries:
@@ -413,12 +423,15 @@ def _disagreements(project: Project) -> list[Disagreement]:
             # it is a partial copy of (all its codes are the other's), or one that governs or filters
             # a channel it governs or filters. Two vocabularies that only share some words and type
             # different fields (`StopReason`, `RunOutcome`), or that a function maps one onto the
-            # other, are two levels, not a copy gone stale
+            # other, are two levels, not a copy gone stale. A list of lowercase words is mostly a
+            # selection of a vocabulary (`OPENAI_FINISH_REASONS` of all finish reasons): only a
+            # list of its name is its copy
+            vocabulary = _vocabulary(registry, project.patterns.code)
             peers = [other for other in group if other is not registry
                      and (id(registry), id(other)) not in project.levels
                      and (other.name == registry.name and not registry.name.startswith("_")
-                          or registry.codes < other.codes and _vocabulary(registry, project.patterns.code)
-                          or ties.get(id(other), set()) & ties.get(id(registry), set()))]
+                          or vocabulary and (registry.codes < other.codes
+                                             or ties.get(id(other), set()) & ties.get(id(registry), set())))]
             union = frozenset().union(registry.codes, *(other.codes for other in peers))
             missing = union - registry.codes
             if missing:

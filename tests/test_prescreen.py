@@ -240,10 +240,24 @@ def test_a_definition_that_imports_is_read_whole():
     assert "import numpy as np" in plan.text and "class Client(): pass" in plan.text
 
 
-def test_an_alias_of_a_registry_name_sends_the_whole_file():
-    """`from codes import FAILURE_CODES as KNOWN` makes `r in KNOWN` a filter in any function, whose
-    line holds no registry word: no definition can be proved fact-free."""
-    source = MIXED.replace("import json\n", "import json\nfrom codes import FAILURE_CODES as KNOWN\n", 1)
+def test_an_alias_of_a_registry_name_is_registry_like_everywhere():
+    """`from codes import FAILURE_CODES as KNOWN` makes `r in KNOWN` a filter in any function,
+    though its line holds no registry word: the screen reads the file's aliases first, so the
+    function that filters by KNOWN is read by LibCST and the others stay masked."""
+    source = MIXED.replace("import json\n", "import json\nfrom codes import FAILURE_CODES as KNOWN\n", 1) + (
+        "\n\ndef known(reasons):\n    return [r for r in reasons if r in KNOWN]\n")
+    plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "m.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    assert "    return [r for r in reasons if r in KNOWN]" in plan.text and "def load(): pass" in plan.text
+    facts = extract_file(source.encode(), "m.py", "pkg.mod", False, Settings())
+    assert facts == extract_file(source.encode(), "m.py", "pkg.mod", False, Settings(), prescreen=False)
+    assert [(f.container, f.pos.line) for f in facts.filters] == [("codes.FAILURE_CODES", 34)]
+
+
+def test_an_alias_the_text_scan_misses_sends_the_whole_file():
+    """Control: a comment between the name and `as` hides the alias from the text scan; the import
+    itself still tells the screen, which then cannot prove any definition fact-free."""
+    source = MIXED.replace("import json\n", "import json\nfrom codes import (FAILURE_CODES  # the list\n    as KNOWN)\n", 1)
     assert screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "m.py", "pkg.mod") is None
 
 

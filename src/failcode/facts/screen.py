@@ -74,6 +74,9 @@ class Masked:
     tree: ast.Module
 
 
+# `name as alias` anywhere (imports, but also `with`/`except`: a superset); an import whose alias
+# this misses (a comment between the name and `as`) still sends the whole file to LibCST
+_ALIAS = re.compile(r"([A-Za-z_][\w.]*)[\s\\]+as[\s\\]+([A-Za-z_]\w*)")
 _LINE_BREAK = re.compile(r"(\r\n?|\n)")
 _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
           ((ast.FunctionDef, "def"), (ast.AsyncFunctionDef, "def"), (ast.ClassDef, "class"))}
@@ -154,8 +157,9 @@ class Screen:
             known = self._receiver[name] = self.shapes.is_receiver(name)
         return known
 
-    def hot_lines(self, data: bytes) -> list[int]:
+    def hot_lines(self, data: bytes, aliases: frozenset[str] = frozenset()) -> list[int]:
         """Prefix counts of lines holding a hot word: line n is hot when counts[n] > counts[n - 1].
+        `aliases` (names a file gives registry-like names) are hot words too.
 
         Works on bytes (ASCII lower-casing keeps offsets; names are matched by ASCII segments) and
         over-approximates: words in comments and strings count too.
@@ -187,6 +191,8 @@ class Screen:
         flags = bytearray(data.count(b"\n") + 2)
         line, last = 1, 0
         offsets.extend(match.start() for match in _HIDDEN_TEXT.finditer(data))
+        for alias in aliases:
+            offsets.extend(match.start() for match in re.finditer(rb"\b%s\b" % re.escape(alias.encode()), data))
         for offset in sorted(offsets):
             line += data.count(b"\n", last, offset)
             last = offset
@@ -207,7 +213,12 @@ class Screen:
         classes masked (`Masked`), or all of it (None)."""
         if not data.isascii() and _normalized_names(text):
             return None
-        walk = _Walk(self, self.hot_lines(data))
+        aliases = frozenset(alias for name, alias in _ALIAS.findall(text)
+                            if self.looks_like_registry(name.rpartition(".")[2])) if b" as" in data else frozenset()
+        if not all(map(str.isascii, aliases)):
+            return None  # found in the text as its bytes spell it: ASCII names only
+        walk = _Walk(self, self.hot_lines(data, aliases))
+        walk.aliases = aliases
         try:
             hot, quiet = walk.parts(tree.body, True)
             masks: dict[int, list[int]] = {index: [] for index in quiet}  # statement → masked members
@@ -249,6 +260,7 @@ class _Walk:
         self.constants: list[tuple[str, str]] = []
         self.bound: set[str] = set()  # names bound by imports anywhere in the file
         self.imports = 0  # import statements seen so far
+        self.aliases: frozenset[str] = frozenset()  # names the file gives registry-like names (`as KNOWN`)
 
     def is_hot(self, first: int, last: int) -> bool:
         """Whether a line in first..last holds a hot word."""
@@ -372,13 +384,16 @@ class _Walk:
             self.imports += 1
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name.split(".")[0])
-                if alias.asname and self.screen.looks_like_registry(alias.name.rpartition(".")[2]):
-                    raise _Whole  # `import pkg.codes as C`: `x in C` filters by a registry-like name
+                # `import pkg.codes as C`: `x in C` filters by a registry-like name; the names the
+                # file's text gives such aliases (`aliases`) count as registry-like everywhere
+                if alias.asname and self.screen.looks_like_registry(alias.name.rpartition(".")[2]) \
+                        and alias.asname not in self.aliases:
+                    raise _Whole
         elif kind is ast.ImportFrom:
             self.imports += 1
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name)
-                if alias.asname and self.screen.looks_like_registry(alias.name):
+                if alias.asname and self.screen.looks_like_registry(alias.name) and alias.asname not in self.aliases:
                     raise _Whole
         elif _TYPE_ALIAS and kind is _TYPE_ALIAS:
             if module_level and self.screen.looks_like_registry(statement.name.id):
@@ -396,9 +411,12 @@ class _Walk:
             return False
         for source in sources:
             name = _collection_name(source)
-            if name is not None and self.screen.looks_like_registry(name):
+            if name is not None and self.registry_like(name):
                 return True
         return False
+
+    def registry_like(self, name: str) -> bool:
+        return self.screen.looks_like_registry(name) or name in self.aliases
 
     def registry_typed(self, annotation: ast.expr) -> bool:
         """Whether a return annotation may name a registry (a superset of the extractor's
@@ -541,7 +559,7 @@ class _Walk:
         """A filter is a fact when a side names a registry-like collection."""
         for side in sides:
             name = _collection_name(side)
-            if name is not None and self.screen.looks_like_registry(name):
+            if name is not None and self.registry_like(name):
                 raise _Maybe
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
@@ -231,8 +232,15 @@ def _size(path: str) -> int:
 
 
 def _task(path: Path, settings: Settings, cwd: Path) -> Task:
-    return Task(str(path), display_path(path, cwd), module_name(path, settings.root.resolve()),
+    return Task(str(path), display_path(path, cwd), module_name(path, _resolved(settings.root, os.getcwd())),
                 path.name in ("__init__.py", "__init__.pyi"))
+
+
+@lru_cache(maxsize=16)
+def _resolved(root: Path, cwd: str) -> Path:
+    """The project root resolved (from `cwd`, when it is relative) once per run instead of once
+    per file: a syscall per part of the path."""
+    return root.resolve()
 
 
 # -- configured registries --------------------------------------------------------------------

@@ -30,7 +30,7 @@ import unicodedata
 import warnings
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Iterable, Optional, Union
+from typing import Iterable, Iterator, Optional, Union
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
@@ -74,9 +74,21 @@ class Masked:
     tree: ast.Module
 
 
-# `name as alias` anywhere (imports, but also `with`/`except`: a superset); an import whose alias
-# this misses (a comment between the name and `as`) still sends the whole file to LibCST
-_ALIAS = re.compile(r"([A-Za-z_][\w.]*)[\s\\]+as[\s\\]+([A-Za-z_]\w*)")
+# `name as alias` anywhere (imports, but also `with`/`except`: a superset), found from the `as`; an
+# import whose alias this misses (a comment between the name and `as`) still sends the whole file
+_AS = re.compile(r"as[ \t\r\n\f\\]+([A-Za-z_]\w*)")  # starts with its literal: the fast search
+_TRAILING_NAME = re.compile(r"[\w.]+$")
+
+
+def _aliases(text: str) -> Iterator[tuple[str, str]]:
+    """(name, alias) for each `name as alias` in the text."""
+    for found in _AS.finditer(text):
+        start = found.start()
+        if not start or text[start - 1] not in " \t\r\n\f\\":
+            continue  # `has x`, `alias y`: not the keyword
+        before = _TRAILING_NAME.search(text[max(0, start - 200):start].rstrip(" \t\r\n\f\\"))
+        if before is not None:
+            yield before.group(), found.group(1)
 _LINE_BREAK = re.compile(r"(\r\n?|\n)")
 _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
           ((ast.FunctionDef, "def"), (ast.AsyncFunctionDef, "def"), (ast.ClassDef, "class"))}
@@ -213,8 +225,8 @@ class Screen:
         classes masked (`Masked`), or all of it (None)."""
         if not data.isascii() and _normalized_names(text):
             return None
-        aliases = frozenset(alias for name, alias in _ALIAS.findall(text)
-                            if self.looks_like_registry(name.rpartition(".")[2])) if b" as" in data else frozenset()
+        aliases = frozenset(alias for name, alias in _aliases(text)
+                            if self.looks_like_registry(name.rpartition(".")[2])) if b"as" in data else frozenset()
         if not all(map(str.isascii, aliases)):
             return None  # found in the text as its bytes spell it: ASCII names only
         walk = _Walk(self, self.hot_lines(data, aliases))

@@ -40,6 +40,7 @@ SHAPES = {
     "filter_by_registry_table": "def f(rs):\n    counts = dict.fromkeys(FAILURE_CODES, 0)\n    for r in rs:\n"
                                 "        if r in counts:\n            counts[r] += 1\n",
     "typed_returns": "from pkg.codes import Outcome\ndef f(x) -> 'Outcome':\n    return 'passed'\n",
+    "typed_variable": "def f(x):\n    result: Outcome = g(x)\n    return result\n",
     "typed_mapping": "def f(reason: StopReason) -> RunOutcome:\n    return g(reason)\n",
     "all_code_returns_ifexp": "def f(x):\n    return 'A_FAILED' if x else 'B_FAILED'\n",
     "raise_code": "def f():\n    raise ToolError(\n        code='TOOL_FAILED')\n",

@@ -239,3 +239,21 @@ def test_a_type_of_the_same_name_from_another_package_governs_nothing(project):
         '''})
     # control: the project's own type is the project's registry
     assert project.findings() == [("pkg/bridge.py", "FC001", 17)]
+
+
+def test_a_variable_typed_with_a_registry_records_its_codes(project):
+    """Issue 12's `status: Outcome`: a name annotated with a registry holds its codes, whatever the
+    name; the control `note: str` is no channel of it."""
+    project.write({"pkg/outcomes.py": OUTCOMES, "pkg/run.py": '''
+        from pkg.outcomes import Outcome
+
+
+        def run(got, expected):
+            result: Outcome = "passed"
+            if got is None:
+                result = "parse_error"
+            note: str = "runtime_error"
+            status: Outcome = "runtime_error"
+            return result, note, status
+        '''})
+    assert project.findings() == [("pkg/run.py", "FC001", 9)]

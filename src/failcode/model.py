@@ -126,8 +126,9 @@ ANY_NUMBER = "number"  # a Write value: a parsed score, any number (0 included)
 
 @dataclass(frozen=True)
 class Annotation:
-    """A function typed with a registry-like name: `def classify(...) -> Outcome` ties its returns
-    (`sink`) to the registry `Outcome` names, whatever words they use; a parameter typed with another
+    """A function or variable typed with a registry-like name: `def classify(...) -> Outcome` ties
+    its returns (`sink`), `result: Outcome = …` the name `result` (`=result`), to the registry
+    `Outcome` names, whatever words they use; a parameter typed with another
     (`reason: StopReason`) says the function maps one vocabulary onto the other, two levels rather
     than one list gone stale (FC005). Names are import-resolved and module-qualified."""
 

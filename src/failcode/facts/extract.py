@@ -476,7 +476,23 @@ class Extractor:
     def visit_AnnAssign(self, node: cst.AnnAssign) -> Optional[bool]:
         if node.value is not None:
             self._assignment([node.target], node.value)
+            if self.function is not None:
+                self._typed_assignment(node.target, node.annotation.annotation, node.value)
         return None
+
+    def _typed_assignment(self, target: cst.BaseExpression, annotation: cst.BaseExpression,
+                          value: cst.BaseExpression) -> None:
+        """`result: Outcome = "passed"`: a name typed with a registry records its codes, whatever
+        the name (a sink name's sites are `_assignment`'s already)."""
+        typed = self._registry_type(annotation)
+        name = target_name(target)
+        if typed is None or name is None:
+            return
+        sink = f"={name}"
+        if not self.shapes.is_assign_target(name):
+            for value_node, literal, ref in recorded_values(value):
+                self._site(value_node, "assign", sink, target_text(target), literal, ref)
+        self.pending.append(lambda pos_of: Annotation(sink, typed))
 
     def _assignment(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         if self.function is None:

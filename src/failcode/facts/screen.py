@@ -374,6 +374,8 @@ class _Walk:
             if value is not None:
                 if module_level:
                     self.module_assignment(targets, value)
+                elif function is not None and kind is ast.AnnAssign and self.registry_typed(statement.annotation):
+                    raise _Maybe  # `result: Outcome = …` ties `result` to the registry Outcome
                 elif function is not None and self.registry_table(value):
                     raise _Maybe  # `counts = {c: 0 for c in FAILURE_CODES}`: `r in counts` filters by it
                 elif function is not None and _recorded(value):
@@ -431,7 +433,7 @@ class _Walk:
         return self.screen.looks_like_registry(name) or name in self.aliases
 
     def registry_typed(self, annotation: ast.expr) -> bool:
-        """Whether a return annotation may name a registry (a superset of the extractor's
+        """Whether a return or variable annotation may name a registry (a superset of the extractor's
         `_registry_type`: any name, attribute or string inside it)."""
         for node in ast.walk(annotation):
             name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \

@@ -294,9 +294,11 @@ def test_a_class_is_read_with_its_fact_free_methods_masked():
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"])
-@pytest.mark.parametrize("source", [MIXED, CLASS_WITH_ONE_JUDGE, CLASS_WITH_ONE_JUDGE.replace("    ", "\t")])
+@pytest.mark.parametrize("source", [MIXED, CLASS_WITH_ONE_JUDGE, CLASS_WITH_ONE_JUDGE.replace("    ", "\t"),
+                                    CLASS_WITH_ONE_JUDGE.replace("\n    @staticmethod", "\n\f    @staticmethod")])
 def test_masking_keeps_every_line_break_and_indent(source, newline):
-    """CRLF, lone CR and tab-indented files are masked line for line, with full extraction's facts."""
+    """CRLF, lone CR, tab-indented files and a form feed before an indented definition are masked
+    line for line, with full extraction's facts."""
     data = source.replace("\n", newline).encode()
     text = data.decode()
     plan = screen.Screen(Settings()).plan(data, text, ast.parse(text), "m.py", "pkg.mod")

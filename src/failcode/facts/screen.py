@@ -118,7 +118,7 @@ def _stub(lines: list[str], statement: ast.stmt) -> ast.stmt:
     first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
     word = "class" if type(statement) is ast.ClassDef else "def"
     opening = lines[first - 1]
-    indent = opening[:len(opening) - len(opening.lstrip(" \t"))]
+    indent = opening[:len(opening) - len(opening.lstrip(" \t\f"))]  # a form feed leads some indents
     for number in range(first, statement.end_lineno + 1):
         line = lines[number - 1]
         ending = line[len(line.rstrip("\r\n")):]  # a line's content holds no CR or LF

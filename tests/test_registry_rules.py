@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from conftest import failcode, findings_of
+
 CODES = '''
 FAILURE_CODES = (
     "PARSE_FAILED",
@@ -420,3 +422,24 @@ def test_checking_one_file_reads_the_registry_it_imports(project):
     assert project.findings("pkg/codes.py") == []
     # control: the whole tree is a whole project, where COMPARE_FAILED is recorded nowhere
     assert project.findings(".") == [("pkg/codes.py", "FC008", 3), ("pkg/grade.py", "FC001", 4)]
+
+
+def test_a_folder_that_is_no_identifier_is_not_part_of_module_names(project):
+    """An unpacked wheel checked from its parent (`litellm-1.110.2/litellm/types/…`, namespace
+    folders without `__init__.py`): modules are named as they are imported, so the registry a file
+    imports is in scope from either folder."""
+    files = {
+        "pkg-1.0/pkg/types/codes.py": 'FAILURE_CODES = ("A_FAILED", "B_FAILED")\n',
+        "pkg-1.0/pkg/run.py": '''
+            from pkg.types.codes import FAILURE_CODES
+
+            def run(failures):
+                failures.add("A_FAILED")
+                failures.add("C_FAILED")
+            ''',
+    }
+    project.write(files)
+    assert project.findings() == [("pkg-1.0/pkg/run.py", "FC001", 5)]
+    # control: the same tree checked from inside the unpacked folder
+    assert findings_of(failcode("check", "--format", "json", ".", cwd=project.root / "pkg-1.0")) == \
+        [("pkg/run.py", "FC001", 5)]

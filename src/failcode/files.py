@@ -70,8 +70,14 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def module_of(path_parts: tuple[str, ...]) -> str:
-    """Dotted module name for a repo-relative path (`src/pkg/codes.py` → `pkg.codes`)."""
+    """Dotted module name for a repo-relative path (`src/pkg/codes.py` → `pkg.codes`). A folder whose
+    name is no identifier (`litellm-1.110.2/`, an unpacked wheel checked from its parent) cannot
+    be part of an import name: the name starts after it."""
     parts = list(path_parts)
+    for index in range(len(parts) - 2, -1, -1):
+        if not parts[index].isidentifier():
+            parts = parts[index + 1:]
+            break
     if parts and parts[0] in ("src", "lib") and len(parts) > 1:
         parts = parts[1:]
     if not parts:

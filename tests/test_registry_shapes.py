@@ -74,46 +74,38 @@ def test_a_plural_keyword_records_each_code_of_its_list(project):
     assert project.findings() == [("judge.py", "FC001", 11)]
 
 
+TALLY = '''
+    FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
+
+
+    def tally(reasons):
+        counts = {code: 0 for code in FAILURE_CODES}
+        for r in reasons:
+            if r in counts:
+                counts[r] += 1
+        return counts
+
+
+    def tally_keys(reasons):
+        counts = dict.fromkeys(FAILURE_CODES, 0)
+        for r in reasons:
+            if r in counts:
+                counts[r] += 1
+        return counts
+    '''
+
+
 def test_a_count_table_built_from_the_registry_filters_by_it(project):
     """`counts = {c: 0 for c in FAILURE_CODES}` … `if r in counts: counts[r] += 1`: a reason the
     registry lacks is never counted, and nothing says so."""
-    project.write({"tally.py": '''
-        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
-
-
-        def tally(reasons):
-            counts = {code: 0 for code in FAILURE_CODES}
-            for r in reasons:
-                if r in counts:
-                    counts[r] += 1
-            return counts
-
-
-        def tally_keys(reasons):
-            counts = dict.fromkeys(FAILURE_CODES, 0)
-            for r in reasons:
-                if r in counts:
-                    counts[r] += 1
-            return counts
-        '''})
+    project.write({"tally.py": TALLY})
     assert project.findings() == [("tally.py", "FC004", 6), ("tally.py", "FC004", 14)]
 
 
 def test_a_count_table_that_keeps_unknown_reasons_is_quiet(project):
-    """Control: the same table with an else-path for the reasons it does not know."""
-    project.write({"tally.py": '''
-        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
-
-
-        def tally(reasons):
-            counts = {code: 0 for code in FAILURE_CODES}
-            for r in reasons:
-                if r in counts:
-                    counts[r] += 1
-                else:
-                    counts[r] = counts.get(r, 0) + 1
-            return counts
-        '''})
+    """Control: the same tables with an else-path for the reasons they do not know."""
+    kept = "counts[r] += 1\n            else:\n                counts[r] = counts.get(r, 0) + 1"
+    project.write({"tally.py": TALLY.replace("counts[r] += 1", kept)})
     assert project.findings() == []
 
 

@@ -347,10 +347,12 @@ class Extractor:
     def _note_keeping(self, value: cst.BaseExpression) -> None:
         """A handler that stores what it caught on a record (`action.result = str(e)`,
         `row["error"] = repr(exc)`) reports the failure there, whatever else it returns."""
-        names = {node.value for node in _names_in(value)}
-        for kind, ident in self.context:
-            if kind == "handler" and self.handler_names.get(ident) in names:
-                self.keeping.add(ident)
+        caught = {self.handler_names.get(ident): ident for kind, ident in self.context if kind == "handler"}
+        caught.pop(None, None)
+        if caught:  # only inside a handler that names what it caught: no walk on every assignment
+            for node in _names_in(value):
+                if node.value in caught:
+                    self.keeping.add(caught[node.value])
 
     def _call_sites(self, node: cst.Call, keywords: list[str]) -> None:
         func = node.func

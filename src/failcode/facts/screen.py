@@ -89,6 +89,8 @@ def _aliases(text: str) -> Iterator[tuple[str, str]]:
         before = _TRAILING_NAME.search(text[max(0, start - 200):start].rstrip(" \t\r\n\f\\"))
         if before is not None:
             yield before.group(), found.group(1)
+
+
 _LINE_BREAK = re.compile(r"(\r\n?|\n)")
 _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
           ((ast.FunctionDef, "def"), (ast.AsyncFunctionDef, "def"), (ast.ClassDef, "class"))}
@@ -231,20 +233,9 @@ class Screen:
             return None  # found in the text as its bytes spell it: ASCII names only
         walk = _Walk(self, self.hot_lines(data, aliases))
         walk.aliases = aliases
+        masks: dict[int, list[int]] = {}  # top-level statement → its masked members ([]: all of it)
         try:
-            hot, quiet = walk.parts(tree.body, True)
-            masks: dict[int, list[int]] = {index: [] for index in quiet}  # statement → masked members
-            for index in hot:
-                statement = tree.body[index]
-                if type(statement) is ast.ClassDef:  # a class with facts in some methods only
-                    try:
-                        members = walk.members(statement)[1]
-                    except _Whole:
-                        raise
-                    except _Maybe:
-                        continue
-                    if members:
-                        masks[index] = members
+            hot = walk.parts(tree.body, masks)
         except (_Whole, RecursionError):  # a file-wide fact, or too deep for the screen's walk
             return None
         if hot:
@@ -340,31 +331,33 @@ class _Walk:
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         self.header(first, node.body, [*node.decorator_list, *node.bases, *node.keywords], function)
 
-    def members(self, node: ast.ClassDef) -> tuple[list[int], list[int]]:
-        """A module-level class walked member by member: the indices of the members that may hold
-        a fact, and of the methods that hold none and import nothing. Raises _Maybe when the class
-        itself may (a registry, its header)."""
-        self.class_header(node, None, True)
-        return self.parts(node.body, False)
-
-    def parts(self, body: list[ast.stmt], module_level: bool) -> tuple[list[int], list[int]]:
-        """Statements walked one by one: (those that may hold a fact, the fact-free definitions
-        among the rest that import nothing). _Whole still ends the walk."""
-        hot: list[int] = []
-        quiet: list[int] = []
-        kinds = _DEFINITIONS if module_level else _FUNCTIONS
+    def parts(self, body: list[ast.stmt], masks: dict[int, list[int]], module_level: bool = True) -> int:
+        """Statements walked one by one (a module-level class member by member, after its header),
+        noting in `masks` the fact-free definitions that import nothing: a statement's index with
+        [] for all of it, or a class's index with its fact-free methods. Returns how many may hold
+        a fact. _Whole still ends the walk."""
+        hot = 0
         for index, statement in enumerate(body):
             imports = self.imports
             try:
-                self.block([statement], None, module_level, False)
+                if module_level and type(statement) is ast.ClassDef:
+                    self.class_header(statement, None, True)  # a registry, or a hot header: all of it
+                    methods: dict[int, list[int]] = {}
+                    if self.parts(statement.body, methods, False):
+                        hot += 1
+                        if methods:
+                            masks[index] = sorted(methods)
+                        continue
+                else:
+                    self.block([statement], None, module_level, False)
             except _Whole:
                 raise
             except _Maybe:
-                hot.append(index)
+                hot += 1
                 continue
-            if type(statement) in kinds and self.imports == imports:
-                quiet.append(index)
-        return hot, quiet
+            if type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS) and self.imports == imports:
+                masks[index] = []
+        return hot
 
     def simple(self, statement: ast.stmt, function: Optional[_Function], module_level: bool, handler: bool) -> None:
         kind = type(statement)

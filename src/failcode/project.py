@@ -48,6 +48,7 @@ class Project:
     typed: set[tuple[str, str]] = field(default_factory=set)  # (path, sink) of returns typed with a registry
     foreign: set[tuple[str, str]] = field(default_factory=set)  # (path, sink) of returns typed with no project registry
     levels: set[tuple[int, int]] = field(default_factory=set)  # ids of registries a function maps one onto the other
+    by_use: list[Registry] = field(default_factory=list)  # `Grade = Literal[...]`: a registry once a type ties it
     _file_of: dict[int, FileFacts] = field(default_factory=dict)  # id(site) → the file that holds it
     _resolved: dict[Site, Resolved] = field(default_factory=dict)
     _scopes: dict[str, list[Registry]] = field(default_factory=dict)  # path → discovered registries in scope
@@ -60,7 +61,10 @@ class Project:
             registry for facts in files.values() for registry in facts.registries
             if (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns)
         ]
-        project = cls(files, configured, discovered, patterns)
+        by_use = [registry for facts in files.values() for registry in facts.registries
+                  if registry.kind == "literal" and not is_registry_name(registry.name)
+                  and (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns, True)]
+        project = cls(files, configured, discovered, patterns, by_use=by_use)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         for facts in files.values():
             for site in facts.sites:
@@ -97,8 +101,11 @@ class Project:
         onto the other."""
         returns = self._type_registry(annotation.returns)
         if returns is None:  # typed with another package's vocabulary (`anthropic.types.StopReason`)
-            self.foreign.add((facts.path, annotation.sink))
+            if is_registry_name(annotation.returns.rpartition(".")[2]):
+                self.foreign.add((facts.path, annotation.sink))
             return
+        if returns in self.by_use and returns not in self.discovered:
+            self.discovered.append(returns)  # found by this use of it
         key = (facts.path, annotation.sink)
         if returns in self.configured:
             self.typed.add(key)
@@ -115,7 +122,7 @@ class Project:
         (`inspect_ai.model.StopReason`), never one of the same short name elsewhere
         (`anthropic.types.StopReason` is not the project's `StopReason`)."""
         package, _, name = qualname.rpartition(".")
-        return next((r for r in self.registries if r.name == name and (
+        return next((r for r in (*self.registries, *self.by_use) if r.name == name and (
             r.module == package or package and r.module.startswith(package + "."))), None)
 
     @property
@@ -302,8 +309,10 @@ _STATUS_WORDS = frozenset(
 )
 
 
-def _discoverable(registry: Registry, patterns: Patterns) -> bool:
-    if not is_registry_name(registry.name) or len(registry.entries) < 2 or registry.path.endswith(".pyi"):
+def _discoverable(registry: Registry, patterns: Patterns, by_use: bool = False) -> bool:
+    """Whether a registry found in the code is one to judge by: named like one (or, `by_use`, tied
+    to a channel by a type) and holding two or more codes."""
+    if not (by_use or is_registry_name(registry.name)) or len(registry.entries) < 2 or registry.path.endswith(".pyi"):
         return False  # a stub declares types, not the registry the code records against
     if registry.kind in _LITERAL_KINDS:
         # codes, or a list of lowercase ones (`("wrong_answer", "parse_error")`); a dict of lowercase

@@ -8,6 +8,7 @@ that became facts (facts/positions.py). It records what the code does; the rules
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import re
 from typing import Callable, Iterator, Optional
@@ -70,6 +71,7 @@ class _Function:
         self.returns: list[tuple[cst.CSTNode, Optional[str], Optional[str], tuple, bool]] = []
         self.handler_returns = False
         self.typed: Optional[tuple[str, tuple[str, ...]]] = None  # (return registry, parameter registries)
+        self.plain: Optional[str] = None  # a return type of ours with no registry word (`-> Grade`)
         self.differenced: set[str] = set()
         self.filters: list[tuple[cst.CSTNode, str, Optional[str], Optional[str]]] = []
 
@@ -189,6 +191,8 @@ class Extractor:
             params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
             typed = (self._registry_type(param.annotation.annotation) for param in params if param.annotation)
             function.typed = (returns, tuple(name for name in typed if name is not None and name != returns))
+        elif node.returns is not None:
+            function.plain = self._registry_type(node.returns.annotation, plain=True)
         self.function, self.context, self.collectors = function, [], []
         aliases, self.filters.aliases = self.filters.aliases, {}
         self.walk(node.body)
@@ -488,11 +492,14 @@ class Extractor:
         the name (a sink name's sites are `_assignment`'s already)."""
         typed = self._registry_type(annotation)
         name = target_name(target)
+        recorded = list(recorded_values(value))
+        if typed is None and any(literal is not None for _, literal, _ in recorded):
+            typed = self._registry_type(annotation, plain=True)  # `result: Grade = "pass"`
         if typed is None or name is None:
             return
         sink = f"={name}"
         if not self.shapes.is_assign_target(name):
-            for value_node, literal, ref in recorded_values(value):
+            for value_node, literal, ref in recorded:
                 self._site(value_node, "assign", sink, target_text(target), literal, ref)
         self.pending.append(lambda pos_of: Annotation(sink, typed))
 
@@ -541,6 +548,8 @@ class Extractor:
     def _finish_function(self, function: _Function) -> None:
         returns = [r for r in function.returns if r[3] is not None]
         real = [r for r in returns if r[1] is not None or r[2] is not None]
+        if function.plain is not None and any(r[1] is not None for r in real):
+            function.typed = (function.plain, ())  # `-> Grade` returning words: Grade may be a registry by use
         all_codes = len(real) >= 2 and len(real) == len(returns) and all(
             r[2] is not None or self.code_re.match(r[1]) for r in real
         )
@@ -555,25 +564,31 @@ class Extractor:
             guarded = container in function.differenced or (iterable in function.differenced if iterable else False)
             self._filter(node, form, container, iterable, function.qualname, guarded)
 
-    def _registry_type(self, annotation: cst.BaseExpression) -> Optional[str]:
+    def _registry_type(self, annotation: cst.BaseExpression, plain: bool = False) -> Optional[str]:
         """The qualified name of a registry-like type (`Outcome`, `codes.FailureReason`,
-        `Optional[Outcome]`, `"Outcome"`, `Outcome | None`), else None."""
+        `Optional[Outcome]`, `"Outcome"`, `Outcome | None`), else None. `plain` also takes a type
+        of this project whose name has no registry word (`Grade`): it may be a `Literal` alias, a
+        registry found by this use of it."""
         if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
             for side, other in ((annotation.left, annotation.right), (annotation.right, annotation.left)):
                 if isinstance(other, cst.Name) and other.value == "None":
-                    return self._registry_type(side)
+                    return self._registry_type(side, plain)
             return None
         if isinstance(annotation, cst.Subscript) and len(annotation.slice) == 1 and \
                 isinstance(annotation.slice[0].slice, cst.Index) and \
                 (self.imports.resolve(annotation.value) or "").rpartition(".")[2] == "Optional":
-            return self._registry_type(annotation.slice[0].slice.value)
+            return self._registry_type(annotation.slice[0].slice.value, plain)
         name = string_value(annotation) if isinstance(annotation, cst.SimpleString) else dotted(annotation)
         short = name.rpartition(".")[2] if name is not None and _DOTTED.fullmatch(name) else ""
-        if not self.shapes.looks_like_registry(short) or short.endswith(("Error", "Exception")):
+        if not short or short.endswith(("Error", "Exception")):
             return None
-        if self.imports.is_imported(name):
-            return self.imports.resolve_text(name)
-        return f"{self.module_name}.{name}" if self.module_name else name
+        qualname = self._qualify(name)
+        if self.shapes.looks_like_registry(short):
+            return qualname
+        # a type of ours: defined here, or imported from this project (`from .kinds import Grade`)
+        ours = qualname.split(".")[0] == self.module_name.split(".")[0] if self.imports.is_imported(name) \
+            else not hasattr(builtins, name)
+        return qualname if plain and short[:1].isupper() and ours else None
 
     def _site(self, node, kind, sink, dest, literal, ref, extra="", function=None, context=None) -> None:
         function = function or self.function.qualname
@@ -603,18 +618,17 @@ class Extractor:
                 qualname = self._qualify(name)
                 self.pending.append(lambda pos_of: Constant(qualname, literal))
             return
-        if not self.shapes.looks_like_registry(name):
-            return
         found = registries.collection_elements(value, self.imports)
-        if found is not None:
+        # any `Literal[...]` alias: one whose name has no registry word is a registry by use (`-> Grade`)
+        if found is not None and (found[0] == "literal" or self.shapes.looks_like_registry(name)):
             module, path = self.module_name, self.path
             self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(target), found, pos_of))
 
     def visit_TypeAlias(self, node) -> Optional[bool]:
         name = node.name.value
-        if self.function is None and not self.classes and self.shapes.looks_like_registry(name):
+        if self.function is None and not self.classes:
             found = registries.collection_elements(node.value, self.imports)
-            if found is not None:
+            if found is not None and (found[0] == "literal" or self.shapes.looks_like_registry(name)):
                 module, path = self.module_name, self.path
                 self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(node.name), found, pos_of))
         return None

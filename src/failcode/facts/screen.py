@@ -290,6 +290,9 @@ class _Walk:
                 inner = _Function()
                 self.block(statement.body, inner, False, False)
                 self.all_codes(inner)
+                if statement.returns is not None and _type_named(statement.returns) \
+                        and any(literal is not None for returned in inner.returns for literal, _ in returned):
+                    raise _Maybe  # `-> Grade` returning words: Grade may be a `Literal`, a registry by use
             elif kind is ast.ClassDef:
                 self.class_header(statement, function, module_level)
                 self.block(statement.body, None, False, False)
@@ -367,7 +370,9 @@ class _Walk:
             if value is not None:
                 if module_level:
                     self.module_assignment(targets, value)
-                elif function is not None and kind is ast.AnnAssign and self.registry_typed(statement.annotation):
+                elif function is not None and kind is ast.AnnAssign and (
+                        self.registry_typed(statement.annotation)
+                        or _type_named(statement.annotation) and any(literal for literal, _ in _recorded(value))):
                     raise _Maybe  # `result: Outcome = …` ties `result` to the registry Outcome
                 elif function is not None and self.registry_table(value):
                     raise _Maybe  # `counts = {c: 0 for c in FAILURE_CODES}`: `r in counts` filters by it
@@ -403,7 +408,7 @@ class _Walk:
                 if alias.asname and self.screen.looks_like_registry(alias.name) and alias.asname not in self.aliases:
                     raise _Whole
         elif _TYPE_ALIAS and kind is _TYPE_ALIAS:
-            if module_level and self.screen.looks_like_registry(statement.name.id):
+            if module_level and (self.screen.looks_like_registry(statement.name.id) or _literal(statement.value)):
                 raise _Maybe
         if self.is_hot(statement.lineno, statement.end_lineno):
             self.search(statement, function)
@@ -455,8 +460,8 @@ class _Walk:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             if name.isupper():
                 self.constants.append((name, value.value))
-        elif self.screen.looks_like_registry(name) and _strings_collection(value):
-            raise _Maybe
+        elif (self.screen.looks_like_registry(name) or _literal(value)) and _strings_collection(value):
+            raise _Maybe  # a registry by its name, or any `Literal[...]` alias: a registry by use
 
     def class_registry(self, node: ast.ClassDef) -> None:
         name = node.name
@@ -650,6 +655,24 @@ def _collection_name(node: ast.expr) -> Optional[str]:
     if isinstance(node, ast.Name):
         return node.id
     return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _literal(node: ast.expr) -> bool:
+    """`Literal[...]` or `typing.Literal[...]` (by its last name: an import may rename the module)."""
+    return isinstance(node, ast.Subscript) and (
+        isinstance(node.value, ast.Name) and node.value.id == "Literal"
+        or isinstance(node.value, ast.Attribute) and node.value.attr == "Literal")
+
+
+def _type_named(annotation: ast.expr) -> bool:
+    """Whether an annotation may name a type of the project (a superset of the extractor's
+    `_registry_type(plain=True)`): a capitalised name, attribute or string anywhere in it."""
+    for node in ast.walk(annotation):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
+            node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+        if name and name[:1].isupper():
+            return True
+    return False
 
 
 def _strings_collection(node: ast.expr) -> bool:

@@ -628,3 +628,127 @@ def test_or_default_writes_a_verdict(project):
         '''})
     # load_label judges nothing: its default is a configuration default
     assert project.findings() == [("label.py", "FC003", 6)]
+
+
+def test_a_default_set_before_the_work_and_left_standing_is_a_fallback(project):
+    """Issue 11's "default set before the try that the handler keeps": a sandbox crash leaves
+    `passed = False` and reads as a failed test; a judge reply without a SCORE leaves the
+    "hallucinated" default, the verdict for a FAIL (nemoguardrails' Lynx parser); a crash of the
+    parse leaves 0.0, the wrong answer's score. Reported at the `except` or `if` that leaves it."""
+    project.write({"grader.py": '''
+        import logging
+        import re
+        import subprocess
+
+
+        def run_tests(code, expected):
+            passed = False
+            try:
+                out = subprocess.run(["python", "-c", code], capture_output=True, timeout=10).stdout
+                passed = out.strip() == expected
+            except Exception:
+                logging.exception("sandbox failed")
+            return passed
+
+
+        def parse_lynx_response(response):
+            hallucination, reasoning = True, None
+            score_match = re.search(r'"SCORE": "(PASS|FAIL)"', response)
+            if score_match:
+                score = score_match.group(1)
+                if score == "PASS":
+                    hallucination = False
+            return hallucination, reasoning
+
+
+        def score_answer(reply, gold):
+            score = 0.0
+            try:
+                if parse_answer(reply) == gold:
+                    score = 1.0
+            except Exception as exc:
+                logging.warning("could not score: %s", exc)
+            return {"score": score}
+        '''})
+    assert project.findings() == [("grader.py", "FC003", 11), ("grader.py", "FC003", 19),
+                                  ("grader.py", "FC003", 31)]
+    sites = project.run("sites", "grader.py").stdout
+    assert "grader.py:11:5: False  passed  in run_tests (fallback: except Exception)" in sites
+    assert "grader.py:21:9: True  hallucination  in parse_lynx_response (verdict: when `score != 'PASS'`)" in sites
+
+
+def test_defaults_that_say_no_answer_or_that_nothing_reads_stay_quiet(project):
+    """Controls: a None or NaN default says there is no result; a handler that writes its own value,
+    returns or re-raises does not leave the default; a default no one reads after the try records
+    nothing; a default overwritten before the try is not standing; an `if` with an `else` writes
+    both arms itself."""
+    project.write({"grader.py": '''
+        import logging
+        import math
+
+
+        def grade_none(code, expected):
+            passed = None
+            try:
+                passed = run(code) == expected
+            except Exception:
+                logging.exception("sandbox failed")
+            return passed
+
+
+        def grade_nan(reply, gold):
+            score = math.nan
+            try:
+                score = float(parse(reply) == gold)
+            except Exception:
+                pass
+            return score
+
+
+        def grade_handler_says(code, expected):
+            passed = False
+            try:
+                passed = run(code) == expected
+            except Exception:
+                passed = None
+            return passed
+
+
+        def grade_returns(code, expected):
+            passed = False
+            try:
+                passed = run(code) == expected
+            except Exception:
+                return None
+            return passed
+
+
+        def grade_unread(code, expected):
+            passed = False
+            try:
+                passed = run(code) == expected
+                record(passed)
+            except Exception:
+                logging.exception("sandbox failed")
+
+
+        def grade_overwritten(code, expected):
+            passed = False
+            passed = prepare(code)
+            try:
+                passed = run(code) == expected
+            except Exception:
+                logging.exception("sandbox failed")
+            return passed
+
+
+        def grade_both_arms(reply, gold):
+            correct = False
+            m = MATCH.search(reply)
+            if m:
+                correct = m.group(1) == gold
+            else:
+                correct = None
+            return correct
+        '''})
+    assert project.findings() == []

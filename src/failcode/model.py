@@ -161,11 +161,14 @@ class Write:
     region_end: int
     attempt: Optional[Pos] = None  # a handler's fallback: its `try` keyword
     stages: tuple[StageCall, ...] = ()  # … and the stages its try body calls, in separate statements
+    kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing
 
     @property
     def action(self) -> str:
         """What the write does, as written: `returns False`, `appends -1 to results`."""
         channel, text = self.channel, self.text
+        if self.kept:
+            return f"leaves {channel} = {text} from line {self.kept}"
         if channel == "return":
             return f"returns {text}"
         if channel.startswith("return["):

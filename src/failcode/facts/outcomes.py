@@ -51,8 +51,12 @@ _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
                          " permissions credential credentials hmac digest secret access allowed".split())
 _BUILTINS = frozenset(dir(builtins))
+_REFERENCE = frozenset("expected gold golden reference references truth".split())
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
+
+
+_Defaults = dict  # name → (line, constant): a default written before the work, still standing
 
 
 @dataclass(frozen=True)
@@ -158,20 +162,26 @@ class _Pending:
     """A write found by the scan, positioned and quoted only if it is kept."""
 
     __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region", "attempt",
-                 "stages")
+                 "stages", "kept")
 
     def __init__(self, node, function, channel, values, role, kind, why, trigger, region, attempt=None,
-                 stages=()) -> None:
+                 stages=(), kept=None) -> None:
         self.node, self.function, self.channel, self.values = node, function, channel, values
         self.role, self.kind, self.why, self.trigger, self.region = role, kind, why, trigger, region
-        self.attempt, self.stages = attempt, stages
+        self.attempt, self.stages, self.kept = attempt, stages, kept
 
     def finish(self, lines: list[str]) -> Write:
         why = self.why if isinstance(self.why, str) else f"{self.why[0]} `{_short(self.why[1])}`"
         attempt = _pos(self.attempt, lines) if self.attempt is not None else None
-        return Write(_pos(self.node, lines), self.function, self.channel, _short(self.node), self.values,
-                     self.role, self.kind, why, self.trigger, self.region[0], self.region[1], attempt,
-                     self.stages)
+        if self.kept is None:
+            pos, text, kept = _pos(self.node, lines), _short(self.node), 0
+        else:  # reported at the `except` or `if` that leaves the default standing, by its keyword
+            start = _pos(self.node, lines)
+            keyword = "except" if isinstance(self.node, ast.ExceptHandler) else "if"
+            pos, text, kept = Pos(start.line, start.column, start.line, start.column + len(keyword)), \
+                _short(self.kept[1]), self.kept[0]
+        return Write(pos, self.function, self.channel, text, self.values, self.role, self.kind, why,
+                     self.trigger, self.region[0], self.region[1], attempt, self.stages, kept)
 
 
 class _PendingBlame:
@@ -220,14 +230,26 @@ class _Scan:
 
     # -- statements ----------------------------------------------------------------------------
 
-    def block(self, body: list[ast.stmt], context: _Context) -> None:
+    def block(self, body: list[ast.stmt], context: _Context, standing: Optional[_Defaults] = None,
+              after: tuple[ast.stmt, ...] = ()) -> None:
+        """The statements of a block on one path. `standing`: the defaults written before the block
+        (`passed = False`) that nothing has overwritten yet; `after`: what runs after the block."""
         dispatch: tuple[Optional[str], int] = (None, 0)  # the `if r == "A": return` run before
-        for statement in body:
+        defaults: _Defaults = dict(standing or {})
+        for index, statement in enumerate(body):
+            rest = (*body[index + 1:], *after)
             if isinstance(statement, ast.Return) and dispatch[1] >= 2 and self.judges:
                 self.statement(statement, self.unknown_reply(statement, dispatch[0], context), body)
+            elif _TRY and isinstance(statement, _TRY):
+                self.try_statement(statement, context, body, defaults, rest)
+            elif isinstance(statement, ast.If):
+                self.branch(statement, context, defaults, rest)
             else:
                 self.statement(statement, context, body)
             dispatch = _dispatch(statement, dispatch)
+            for name in _bound(statement, deep=True):
+                defaults.pop(name, None)
+            defaults.update(_defaults(statement))
 
     def unknown_reply(self, node: ast.AST, subject: str, context: _Context) -> _Context:
         if context.fallback is not None:
@@ -249,9 +271,7 @@ class _Scan:
         elif isinstance(node, ast.Expr):
             self.expression_statement(node.value, context)
         elif isinstance(node, ast.If):
-            self.branch(node, context)
-        elif _TRY and isinstance(node, _TRY):
-            self.try_statement(node, context, body)
+            self.branch(node, context, {}, ())
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             self.block(node.body, context)
             self.block(getattr(node, "orelse", None) or [], context)
@@ -296,7 +316,7 @@ class _Scan:
             if receiver is not None:
                 self.write(f"{receiver}.{value.func.attr}", value.args[0], context)
 
-    def branch(self, node: ast.If, context: _Context) -> None:
+    def branch(self, node: ast.If, context: _Context, defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
         test = node.test
         if context.fallback is None and not context.silent and _error_status(test):
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
@@ -305,9 +325,32 @@ class _Scan:
         decided = self.deciding(test, judging=self.judges)
         arms = context if decided is None or context.fallback is not None else _Context(
             decided=decided, region=context.region, silent=context.silent)
-        self.block(node.body, arms)
+        self.block(node.body, arms, defaults, after)
         subject = _chain_subject(node) if self.judges and context.fallback is None else None
         self.rest_of_chain(node, arms, context, subject)
+        if not node.orelse and defaults and not context.silent:
+            self.left_standing(node, context, decided, defaults, after)
+
+    def left_standing(self, node: ast.If, context: _Context, decided: Optional[ast.AST], defaults: _Defaults,
+                      after: tuple[ast.stmt, ...]) -> None:
+        """An `if` with no `else` whose arm overwrites a default: when the test fails, the default is
+        what is written. Decided by a compare (`if score == "PASS": hallucination = False`), it is
+        the verdict for "not"; when the arm reads a lookup that found something (`if m: score =
+        int(m.group(1))`), it is the fallback for no match."""
+        written = {name for statement in node.body for name in _bound(statement, deep=True)} & defaults.keys()
+        if not written or _leaves(node.body):
+            return
+        absent = self.absent(node.test)
+        read = {part.id for part in _nodes(list(after)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
+        end = after[-1].end_lineno if after else node.end_lineno
+        for name in sorted(written & read):
+            if absent is not None and not absent[1] and context.fallback is None:
+                self.write(name, defaults[name][1], _Context(fallback=f"no `{absent[0]}`", kind="no-match",
+                                                             trigger=node.lineno, region=(node.lineno, end or node.lineno)),
+                           at=(node, defaults[name]))
+            elif decided is not None and context.fallback is None:
+                self.write(name, defaults[name][1], _Context(decided=_negated(decided), region=context.region),
+                           at=(node, defaults[name]))
 
     def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str]) -> None:
         """An `elif` of a dispatch: its own test decides its arm; a final `else` is the unknown reply."""
@@ -326,8 +369,9 @@ class _Scan:
         else:
             self.block(node.orelse, arms)
 
-    def try_statement(self, node, context: _Context, body: list[ast.stmt]) -> None:
-        self.block(node.body, context)
+    def try_statement(self, node, context: _Context, body: list[ast.stmt], defaults: _Defaults,
+                      after: tuple[ast.stmt, ...]) -> None:
+        self.block(node.body, context, defaults, (*node.orelse, *node.finalbody, *after))
         statements = len(node.body)
         body_end = node.body[-1].end_lineno or node.lineno
         block_end = body[-1].end_lineno or body_end
@@ -346,8 +390,25 @@ class _Scan:
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
                 inner = _Context(silent=True)
             self.block(handler.body, inner)
+            if inner.fallback is not None and defaults:
+                self.kept(node, handler, inner, defaults, after)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
+
+    def kept(self, attempt, handler: ast.ExceptHandler, context: _Context, defaults: _Defaults,
+             after: tuple[ast.stmt, ...]) -> None:
+        """A default written before the try (`passed = False`), that the try's work overwrites, that
+        a handler falling through leaves standing, and that is read after the try: the handler
+        writes it as surely as `except Exception: passed = False` would."""
+        worked = {name for statement in attempt.body for name in _bound(statement, deep=True)}
+        if worked.isdisjoint(defaults) or _leaves(handler.body):
+            return
+        left = {name for statement in handler.body for name in _bound(statement, deep=True)}
+        read = {node.id for node in _nodes([*attempt.finalbody, *after])
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        for name, default in defaults.items():
+            if name in worked and name not in left and name in read:
+                self.write(name, default[1], context, at=(handler, default))
 
     def catch_all(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a catch-all (not re-raising as is, not looking at what it caught) whose try runs
@@ -427,7 +488,10 @@ class _Scan:
 
     # -- values ------------------------------------------------------------------------------
 
-    def write(self, channel: str, value: ast.expr, context: _Context, top: bool = False) -> None:
+    def write(self, channel: str, value: ast.expr, context: _Context, top: bool = False,
+              at: Optional[tuple[ast.AST, tuple[int, ast.expr]]] = None) -> None:
+        """The values an expression writes on a channel, each with its role on this path. `at`: a
+        handler that leaves the default (an assignment before the try) standing."""
         if context.silent:
             return
         if isinstance(value, ast.Await):
@@ -466,8 +530,8 @@ class _Scan:
                 continue  # a handler that computes a verdict again is not a fallback
             attempt = context.attempt if role == "fallback" and why == context.fallback else None
             stages = self.stages_of(attempt) if attempt is not None else ()
-            self.writes.append(_Pending(node, self.qualname, channel, values, role, kind, why, trigger, region,
-                                        attempt, stages))
+            self.writes.append(_Pending(node if at is None else at[0], self.qualname, channel, values, role, kind, why,
+                                        trigger, region, attempt, stages, at[1] if at is not None else None))
 
     def stages_of(self, attempt) -> tuple[StageCall, ...]:
         """The first call of each stage in a try body, each in a statement of its own: calls nested
@@ -581,9 +645,13 @@ class _Scan:
         expected`, `reply == "A"`). Elsewhere (`is_inside(path)`, `at_bottom()`) a compare that
         fails closed on an error checks the machinery's own state; `x is None` never decides."""
         if isinstance(node, ast.Compare):
-            if not judging or len(node.ops) != 1 or not isinstance(node.ops[0], _DECIDING):
+            if len(node.ops) != 1 or not isinstance(node.ops[0], _DECIDING):
                 return None
             left, right = node.left, node.comparators[0]
+            # a compare that weighs a value named as one, or against a reference (`if score ==
+            # "PASS"`, `verdict != "yes"`, `out.strip() == expected`, `pred in self.gold_labels`)
+            if not judging and not any(_weighs(side) for side in (left, right)):
+                return None
             if _is_literal(left) and _is_literal(right) or _constant(right) == "None":
                 return None
             return node
@@ -657,6 +725,18 @@ def _exempt(name: str) -> bool:
 def _judging_channel(channel: str) -> bool:
     """`score`, `self.passed_score`, `return['accuracy']`: a channel whose name judges."""
     return is_verdict_function(_WORDS.sub("_", channel))
+
+
+@lru_cache(maxsize=65536)
+def _weighing(name: str) -> bool:
+    return is_verdict_function(name) or not _REFERENCE.isdisjoint(segments(name))
+
+
+def _weighs(node: ast.expr) -> bool:
+    """A compare operand named as a verdict or a score (`score`, `verdict`) or as the reference an
+    answer is checked against (`expected`, `gold_answer`, `self.reference`)."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    return name is not None and _weighing(name)
 
 
 def _is_literal(node: ast.expr) -> bool:
@@ -782,6 +862,46 @@ def _simple_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 for item in part:
                     yield ast.Expr(item.context_expr, lineno=statement.lineno, col_offset=statement.col_offset)
         yield from _simple_statements(inner)
+
+
+_OPPOSITE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE,
+             ast.LtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+def _negated(test: ast.AST) -> ast.AST:
+    """The test that takes the other arm, as a message quotes it: `score != 'PASS'`, `not ok`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPPOSITE:
+        return ast.Compare(test.left, [_OPPOSITE[type(test.ops[0])]()], test.comparators)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return ast.UnaryOp(ast.Not(), test)
+
+
+def _defaults(statement: ast.stmt) -> _Defaults:
+    """The constants a statement writes to plain names: `passed = False`, `hallucination, reasons =
+    True, None`."""
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+        return {}
+    target, value = statement.targets[0], statement.value
+    pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+        and len(target.elts) == len(value.elts) else [(target, value)]
+    return {name.id: (statement.lineno, item) for name, item in pairs
+            if isinstance(name, ast.Name) and _constant(item) is not None}
+
+
+def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
+    """The plain names a statement binds (assignment, augmented or annotated, `for` and `with`
+    targets, `:=`); `deep`: also in the blocks it holds, not in nested definitions."""
+    roots = [statement] if deep else [part for part in (getattr(statement, "targets", None) or
+                                                       [getattr(statement, "target", None)]) if part is not None]
+    for node in _nodes(roots, prose=False) if deep else (n for root in roots for n in ast.walk(root)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """A block that leaves the path (`return`, `raise`, `continue`, `break`) somewhere."""
+    return any(isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)) for node in _nodes(body))
 
 
 def _only_compares(statement: ast.stmt) -> bool:

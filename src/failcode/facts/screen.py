@@ -34,7 +34,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
-from failcode.facts.vocabulary import Vocabulary
+from failcode.facts.vocabulary import Vocabulary, is_recordable
 from failcode.facts.source import decode, suppressions
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name
@@ -598,7 +598,7 @@ def _recorded(node: ast.expr) -> list[tuple[Optional[str], bool]]:
     if isinstance(node, ast.BoolOp):
         return [value for part in node.values for value in _recorded(part)]
     if _string(node):
-        return [(node.value, False)]
+        return [(node.value, False)] if is_recordable(node.value) else []  # not prose: `"<broken repr>"`
     if isinstance(node, ast.Name):
         return [(None, True)] if is_constant_name(node.id) else []
     if isinstance(node, ast.Attribute) and _dotted(node):

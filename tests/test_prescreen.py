@@ -235,13 +235,41 @@ def test_libcst_reads_only_the_definitions_that_may_hold_facts():
     assert full.noqa == ((19, ("BLE001",)),)
 
 
-def test_a_definition_that_imports_is_read_whole():
-    """Control: an import inside a fact-free function binds a name for the whole module (`np` below),
-    so that function is not masked."""
-    source = MIXED.replace("    try:\n        with open", "    import numpy as np\n    try:\n        with open", 1)
+def test_a_definition_that_imports_keeps_its_imports_in_the_stub():
+    """An import inside a fact-free function binds a name LibCST resolves everywhere after it
+    (`np` below, `json` once more): the stub keeps each import on its own line, as the stub's body;
+    one sharing the `def` line with the header cannot be kept apart, so that definition is read."""
+    source = MIXED.replace("    try:\n        with open", "    import numpy as np\n    try:\n        from json import (\n"
+                           "            load,\n        )\n        with open", 1)
     plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "mixed.py", "pkg.mod")
     assert isinstance(plan, screen.Masked)
-    assert "import numpy as np" in plan.text and "class Client(): pass" in plan.text
+    lines, masked = source.splitlines(), plan.text.splitlines()
+    assert len(masked) == len(lines)
+    assert masked[5:13] == ["def load():", "", "    import numpy as np", "", "    from json import (",
+                            "            load,", "        )", ""]  # the header on the decorator's line
+    facts = extract_file(source.encode(), "mixed.py", "pkg.mod", False, Settings())
+    assert facts == extract_file(source.encode(), "mixed.py", "pkg.mod", False, Settings(), prescreen=False)
+    one_line = MIXED + "\n\ndef quick(path): import numpy as np; return 1\n"
+    plan = screen.Screen(Settings()).plan(one_line.encode(), one_line, ast.parse(one_line), "m.py", "pkg.mod")
+    assert "def quick(path): import numpy as np; return 1" in plan.text and "def load(): pass" in plan.text
+
+
+def test_a_large_file_goes_to_libcst_in_parts(monkeypatch):
+    """Over PART_SIZE of masked text, the definitions that may hold facts are shared out among parts
+    (LibCST's memory grows with the module); each part keeps every import, and the facts, try and
+    handler ids included, are one read's."""
+    grader = MIXED[MIXED.index("def grade("):]
+    source = MIXED + "".join(grader.replace("def grade(", f"def grade_{n}(") + "\n" for n in range(6))
+    tree = ast.parse(source)
+    monkeypatch.setattr(screen, "PART_SIZE", len(grader) * 2 + 20)  # two definitions a part
+    plan = screen.Screen(Settings()).plan(source.encode(), source, tree, "big.py", "pkg.mod")
+    assert isinstance(plan, tuple) and len(plan) == 4
+    assert all("import json" in part.text for part in plan)
+    assert ["def grade_5(text, expected, failures):" in part.text for part in plan] == [False, False, False, True]
+    facts = extract_file(source.encode(), "big.py", "pkg.mod", False, Settings())
+    full = extract_file(source.encode(), "big.py", "pkg.mod", False, Settings(), prescreen=False)
+    assert facts == full
+    assert len(full.sites) == 14 and [t.id for t in full.tries] == list(range(7))
 
 
 def test_an_alias_of_a_registry_name_is_registry_like_everywhere():

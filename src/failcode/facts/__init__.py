@@ -36,6 +36,10 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
 
         if plan is None:
             facts = extract_source(text, path, module, is_package, settings, tree)
+        elif isinstance(plan, tuple):  # a large file, in parts
+            from failcode.facts.extract import extract_parts
+
+            facts = extract_parts(plan, text, path, module, is_package, settings)
         else:  # LibCST reads only the top-level statements that may hold facts
             facts = extract_source(plan.text, path, module, is_package, settings, plan.tree, original=text)
     writes, blames = outcome_facts(tree, text, _stages(settings), module, is_package) if tree is not None else ((), ())

@@ -140,13 +140,15 @@ class Extractor:
             if fact is not None:
                 buckets[type(fact)].append(fact)
         buckets[Site], buckets[TryBlock] = _numbered(buckets[Site], buckets[TryBlock])
+        for kind in (Site, Test, Registry, Filter):  # in source order, however the walk met them
+            buckets[kind].sort(key=_position)
         return FileFacts(
             self.path, self.module_name, tuple(buckets[Site]), tuple(buckets[TryBlock]),
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
             tuple(buckets[Constant]),
             # a site's registry is the one its module defines or imports (project.Project.in_scope)
             tuple(sorted(self.imports.targets)) if buckets[Site] or buckets[Annotation] else (),
-            annotations=tuple(buckets[Annotation]),
+            annotations=tuple(sorted(set(buckets[Annotation]), key=_annotation_key)),  # a set: no order, no repeats
         )
 
     def walk(self, node: cst.CSTNode) -> None:
@@ -809,3 +811,47 @@ def extract_source(text: str, path: str, module_name: str, is_package: bool, set
     if noqa or file_noqa:
         facts = dataclasses.replace(facts, noqa=noqa, file_noqa=file_noqa)
     return facts
+
+
+def extract_parts(parts, original: str, path: str, module_name: str, is_package: bool,
+                  settings: Settings) -> FileFacts:
+    """Facts of a large file read in parts (facts/screen.py `_parts`): each part's facts on the lines
+    it owns, try and handler ids renumbered across the parts in source order, as one read gives
+    them. Every part holds the module's imports and its statements outside definitions alike."""
+    merged: dict[str, list] = {"sites": [], "tries": [], "tests": [], "registries": [], "filters": []}
+    annotations: set[Annotation] = set()
+    imports: set[str] = set()
+    first: Optional[FileFacts] = None
+    for number, part in enumerate(parts):
+        facts = extract_source(part.text, path, module_name, is_package, settings, part.tree, original=original)
+        first = first or facts
+        offset = number * 1_000_000  # ids apart until `_numbered` numbers them anew
+
+        def owned(found) -> bool:
+            return any(start <= found.pos.line <= end for start, end in part.owned)
+
+        merged["sites"] += [site if site.handler is None else dataclasses.replace(site, handler=site.handler + offset)
+                            for site in facts.sites if owned(site)]
+        merged["tries"] += [dataclasses.replace(found, id=found.id + offset, handlers=tuple(
+            dataclasses.replace(handler, id=handler.id + offset) for handler in found.handlers))
+            for found in facts.tries if owned(found)]
+        for kind in ("tests", "registries", "filters"):
+            merged[kind] += [found for found in getattr(facts, kind) if owned(found)]
+        annotations.update(facts.annotations)
+        imports.update(facts.imports)
+    sites, tries = _numbered(merged["sites"], merged["tries"])
+    return dataclasses.replace(
+        first, sites=tuple(sorted(sites, key=_position)), tries=tuple(tries),
+        tests=tuple(sorted(merged["tests"], key=_position)),
+        registries=tuple(sorted(merged["registries"], key=_position)),
+        filters=tuple(sorted(merged["filters"], key=_position)),
+        annotations=tuple(sorted(annotations, key=_annotation_key)),
+        imports=tuple(sorted(imports)) if sites or annotations else ())
+
+
+def _position(fact) -> Pos:
+    return fact.pos
+
+
+def _annotation_key(annotation: Annotation) -> tuple:
+    return annotation.sink, annotation.returns, annotation.params

@@ -12,9 +12,10 @@ which decides and reports; a file `ast` parses but LibCST would refuse (nesting 
 stack, facts/nesting.py) is refused only when it may hold a fact — otherwise it needs no LibCST.
 
 The screen judges each top-level statement, and each member of a top-level class, on its own:
-when only some may hold facts, LibCST reads the file with the others (functions and classes that
-import nothing) masked as one-line stubs (`Masked`), every line in place, so a file with one
-judging function among fifty helpers costs LibCST one function, not fifty.
+when only some may hold facts, LibCST reads the file with the others (functions and classes)
+masked as stubs (`Masked`): `def name():` and the imports the definition holds, every line in
+place, so a file with one judging function among fifty helpers costs LibCST one function, not
+fifty. A large file goes in parts, each with some of the definitions that may hold facts.
 
 Kept conservative by a differential guard (tests/test_prescreen.py, tests/test_fuzz.py): on the
 test corpora, the stdlib and fuzzed programs, a screened-out file must get exactly the facts full
@@ -72,6 +73,12 @@ class Masked:
 
     text: str
     tree: ast.Module
+    owned: tuple[tuple[int, int], ...] = ()  # a part of a large file: the lines whose facts are its own
+
+
+# A masked file larger than this goes to LibCST in parts, each with the definitions of one part
+# unmasked: LibCST's memory grows with the module it parses (about 280 MB for a 1 MB module).
+PART_SIZE = 256 * 1024
 
 
 # `name as alias` anywhere (imports, but also `with`/`except`: a superset), found from the `as`; an
@@ -114,21 +121,112 @@ def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]]) -> Masked:
     return Masked("".join(lines), ast.Module(body=body, type_ignores=[]))
 
 
+def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list[tuple[int, Optional[int]]],
+           whole: Masked) -> Union[Masked, tuple[Masked, ...]]:
+    """A large masked file as parts for LibCST: the definitions that may hold facts are shared out
+    in source order, about PART_SIZE of text each; each part masks the others' too (their imports
+    stay), and owns the facts on its definitions' lines. The first part also owns the facts on
+    every line no part's definitions hold."""
+    def node(unit: tuple[int, Optional[int]]) -> ast.stmt:
+        statement = tree.body[unit[0]]
+        return statement if unit[1] is None else statement.body[unit[1]]
+
+    def lines(unit: tuple[int, Optional[int]]) -> tuple[int, int]:
+        statement = node(unit)
+        return min([statement.lineno, *(d.lineno for d in statement.decorator_list)]), statement.end_lineno
+
+    movable = [unit for unit in units if _maskable(node(unit))]
+    starts = [0, 0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+    groups: list[list[tuple[int, Optional[int]]]] = [[]]
+    size = 0
+    for unit in movable:
+        first, last = lines(unit)
+        length = starts[last + 1] - starts[first] if last + 1 < len(starts) else len(text) - starts[first]
+        if groups[-1] and size + length > PART_SIZE:
+            groups.append([])
+            size = 0
+        groups[-1].append(unit)
+        size += length
+    if len(groups) < 2:
+        return whole
+    parts = []
+    for number, group in enumerate(groups):
+        own = set(group)
+        part_masks = {index: list(members) for index, members in masks.items()}
+        for unit in movable:
+            if unit not in own:
+                index, member = unit
+                if member is None:
+                    part_masks[index] = []
+                elif part_masks.get(index) != []:
+                    part_masks[index] = sorted({*part_masks.get(index, ()), member})
+        masked = _masked(text, tree, part_masks)
+        owned = tuple(lines(unit) for unit in group)
+        if number == 0:  # and what no part's definitions hold
+            taken = sorted(lines(unit) for unit in movable)
+            gaps, line = [], 1
+            for first, last in taken:
+                if first > line:
+                    gaps.append((line, first - 1))
+                line = max(line, last + 1)
+            gaps.append((line, len(starts)))
+            owned = tuple(sorted((*owned, *gaps)))
+        parts.append(Masked(masked.text, masked.tree, owned))
+    return tuple(parts)
+
+
 def _stub(lines: list[str], statement: ast.stmt) -> ast.stmt:
     """Masks a definition's lines in place (`def name(): pass`, at its indentation, then blank
-    lines) and returns the stub's `ast`."""
+    lines) and returns the stub's `ast`. Its imports, at any depth, stay on their lines as the
+    stub's body (`def name():` then `import x`; `maskable` says when they can): LibCST resolves
+    names through every import of the file, in order, wherever it stands."""
     first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
     word = "class" if type(statement) is ast.ClassDef else "def"
     opening = lines[first - 1]
     indent = opening[:len(opening) - len(opening.lstrip(" \t\f"))]  # a form feed leads some indents
+    kept = _imports(statement)
+    texts = [_source(lines, node) for node in kept]
     for number in range(first, statement.end_lineno + 1):
         line = lines[number - 1]
         ending = line[len(line.rstrip("\r\n")):]  # a line's content holds no CR or LF
-        lines[number - 1] = f"{indent}{word} {statement.name}(): pass{ending}" if number == first else ending
+        head = f"{indent}{word} {statement.name}():" + ("" if kept else " pass")
+        lines[number - 1] = f"{head}{ending}" if number == first else ending
+    body: list[ast.stmt] = []
+    for node, text in zip(kept, texts):
+        text[0] = f"{indent}    {text[0]}"
+        for number, part in enumerate(text, node.lineno):
+            lines[number - 1] = part + lines[number - 1]  # the masked line holds its line break only
+        restored = copy.copy(node)
+        restored.col_offset = len(indent) + 4
+        body.append(restored)
     stub = copy.copy(_STUBS[type(statement)])
     stub.lineno, stub.col_offset = first, len(indent)
-    stub.body = [ast.Pass(lineno=first, col_offset=len(indent) + len(word) + len(statement.name) + 5)]
+    stub.body = body or [ast.Pass(lineno=first, col_offset=len(indent) + len(word) + len(statement.name) + 5)]
     return stub
+
+
+def _imports(statement: ast.stmt) -> list[ast.stmt]:
+    """The imports a definition holds at any depth, in source order."""
+    return sorted((node for node in ast.walk(statement) if isinstance(node, (ast.Import, ast.ImportFrom))),
+                  key=lambda node: (node.lineno, node.col_offset))
+
+
+def _maskable(statement: ast.stmt) -> bool:
+    """Whether `_stub` can keep a definition's imports on lines of their own: each import starts
+    after the line the stub's header takes and ends before the next one starts."""
+    first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+    found = _imports(statement)
+    return all(node.lineno > first for node in found[:1]) and all(
+        later.lineno > node.end_lineno for node, later in zip(found, found[1:]))
+
+
+def _source(lines: list[str], node: ast.stmt) -> list[str]:
+    """A statement's own text, line by line, without line breaks (`ast` columns count UTF-8 bytes)."""
+    content = [line[:len(line.rstrip("\r\n"))] for line in lines[node.lineno - 1:node.end_lineno]]
+    last = content[-1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace")
+    content[-1] = last
+    content[0] = content[0].encode("utf-8")[node.col_offset:].decode("utf-8", "replace")
+    return content
 
 
 class Screen:
@@ -221,10 +319,10 @@ class Screen:
         return found if isinstance(found, FileFacts) else None
 
     def plan(self, data: bytes, text: str, tree: ast.Module, path: str,
-             module: str) -> Union[FileFacts, Masked, None]:
+             module: str) -> Union[FileFacts, Masked, tuple[Masked, ...], None]:
         """What LibCST must read of a file: nothing (the file's facts, when the screen proves LibCST
         would find only module constants), the file with its fact-free top-level functions and
-        classes masked (`Masked`), or all of it (None)."""
+        classes masked (`Masked`; a large one in parts, `_parts`), or all of it (None)."""
         if not data.isascii() and _normalized_names(text):
             return None
         aliases = frozenset(alias for name, alias in _aliases(text)
@@ -234,12 +332,16 @@ class Screen:
         walk = _Walk(self, self.hot_lines(data, aliases))
         walk.aliases = aliases
         masks: dict[int, list[int]] = {}  # top-level statement → its masked members ([]: all of it)
+        units: list[tuple[int, Optional[int]]] = []  # the definitions that may hold facts
         try:
-            hot = walk.parts(tree.body, masks)
+            hot = walk.parts(tree.body, masks, units=units)
         except (_Whole, RecursionError):  # a file-wide fact, or too deep for the screen's walk
             return None
         if hot:
-            return _masked(text, tree, masks) if masks else None
+            if not masks:
+                return None
+            masked = _masked(text, tree, masks)
+            return masked if len(masked.text) <= PART_SIZE else _parts(text, tree, masks, units, masked)
         if walk.bound.intersection(name for name, _ in walk.constants):
             return None  # a constant that shadows an import is qualified by the import: let LibCST say
         prefix = f"{module}." if module else ""
@@ -262,7 +364,6 @@ class _Walk:
         self.hot = hot
         self.constants: list[tuple[str, str]] = []
         self.bound: set[str] = set()  # names bound by imports anywhere in the file
-        self.imports = 0  # import statements seen so far
         self.aliases: frozenset[str] = frozenset()  # names the file gives registry-like names (`as KNOWN`)
 
     def is_hot(self, first: int, last: int) -> bool:
@@ -334,22 +435,26 @@ class _Walk:
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         self.header(first, node.body, [*node.decorator_list, *node.bases, *node.keywords], function)
 
-    def parts(self, body: list[ast.stmt], masks: dict[int, list[int]], module_level: bool = True) -> int:
+    def parts(self, body: list[ast.stmt], masks: dict[int, list[int]], module_level: bool = True,
+              units: Optional[list[tuple[int, Optional[int]]]] = None) -> int:
         """Statements walked one by one (a module-level class member by member, after its header),
-        noting in `masks` the fact-free definitions that import nothing: a statement's index with
-        [] for all of it, or a class's index with its fact-free methods. Returns how many may hold
-        a fact. _Whole still ends the walk."""
+        noting in `masks` the fact-free definitions (`_maskable`): a statement's index with
+        [] for all of it, or a class's index with its fact-free methods; and in `units` the
+        definitions that may hold a fact, as (statement, None) or (class, method). Returns how many
+        statements may hold a fact. _Whole still ends the walk."""
         hot = 0
         for index, statement in enumerate(body):
-            imports = self.imports
             try:
                 if module_level and type(statement) is ast.ClassDef:
                     self.class_header(statement, None, True)  # a registry, or a hot header: all of it
                     methods: dict[int, list[int]] = {}
-                    if self.parts(statement.body, methods, False):
+                    members: list[tuple[int, Optional[int]]] = []
+                    if self.parts(statement.body, methods, False, members):
                         hot += 1
                         if methods:
                             masks[index] = sorted(methods)
+                        if units is not None:
+                            units.extend((index, member) for member, _ in members)
                         continue
                 else:
                     self.block([statement], None, module_level, False)
@@ -357,8 +462,10 @@ class _Walk:
                 raise
             except _Maybe:
                 hot += 1
+                if units is not None and type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS):
+                    units.append((index, None))
                 continue
-            if type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS) and self.imports == imports:
+            if type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS) and _maskable(statement):
                 masks[index] = []
         return hot
 
@@ -393,7 +500,6 @@ class _Walk:
                         if literal is None or self.screen.code_re.match(literal):
                             raise _Maybe
         elif kind is ast.Import:
-            self.imports += 1
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name.split(".")[0])
                 # `import pkg.codes as C`: `x in C` filters by a registry-like name; the names the
@@ -402,7 +508,6 @@ class _Walk:
                         and alias.asname not in self.aliases:
                     raise _Whole
         elif kind is ast.ImportFrom:
-            self.imports += 1
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name)
                 if alias.asname and self.screen.looks_like_registry(alias.name) and alias.asname not in self.aliases:
@@ -713,7 +818,7 @@ _SCREENS: dict[Settings, Screen] = {}
 
 
 def screened(data: bytes, text: str, tree: ast.Module, path: str, module: str,
-             settings: Settings) -> Union[FileFacts, Masked, None]:
+             settings: Settings) -> Union[FileFacts, Masked, tuple[Masked, ...], None]:
     """What LibCST must read of a file (`Screen.plan`, one screen per Settings, reused)."""
     screen = _SCREENS.get(settings)
     if screen is None:

@@ -51,6 +51,8 @@ _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
                          " permissions credential credentials hmac digest secret access allowed".split())
 _BUILTINS = frozenset(dir(builtins))
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Raise, ast.Pass, ast.Import,
+           ast.ImportFrom, ast.Global, ast.Nonlocal, ast.Delete, ast.Assert, ast.Break, ast.Continue)
 _REFERENCE = frozenset("expected gold golden reference references truth".split())
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
@@ -247,9 +249,11 @@ class _Scan:
             else:
                 self.statement(statement, context, body)
             dispatch = _dispatch(statement, dispatch)
-            for name in _bound(statement, deep=True):
-                defaults.pop(name, None)
-            defaults.update(_defaults(statement))
+            if defaults:
+                for name in _bound(statement, deep=not isinstance(statement, _SIMPLE)):
+                    defaults.pop(name, None)
+            if isinstance(statement, ast.Assign):
+                defaults.update(_defaults(statement))
 
     def unknown_reply(self, node: ast.AST, subject: str, context: _Context) -> _Context:
         if context.fallback is not None:

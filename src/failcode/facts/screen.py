@@ -46,7 +46,7 @@ _DEFINITIONS = frozenset({*_FUNCTIONS, ast.ClassDef})
 _TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 _MATCH = getattr(ast, "Match", ())  # Python 3.10+
 _TYPE_ALIAS = getattr(ast, "TypeAlias", ())  # Python 3.12+
-_NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
+_NON_ASCII_WORD = re.compile(r"\b\w*[^\W\x00-\x7f]\w*")  # tried at word starts only: linear
 # A string whose value is not its text: an escape that can spell a letter (`"st\x61tus"`, `\u`,
 # `\N{…}`, octal) or an implicit concatenation (`"sta" "tus"`, also when the next part starts the
 # next line). Its value can be a name (a dict or subscript key) that no byte scan of the text finds,
@@ -103,9 +103,10 @@ _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
           ((ast.FunctionDef, "def"), (ast.AsyncFunctionDef, "def"), (ast.ClassDef, "class"))}
 
 
-def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]]) -> Masked:
+def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict[int, list[ast.stmt]]) -> Masked:
     """`text` with the top-level statements `masks` names (an empty list: the whole statement) or
-    their members (a class's methods) replaced by stubs."""
+    their members (a class's methods) replaced by stubs; `kept` holds the imports of the
+    definitions the screen walked (by id), the others are looked through."""
     parts = _LINE_BREAK.split(text)  # content, break, content, …: Python's own line breaks only
     lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
     body = list(tree.body)
@@ -114,15 +115,15 @@ def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]]) -> Masked:
             owner = copy.copy(body[index])
             owner.body = list(owner.body)
             for member in members:
-                owner.body[member] = _stub(lines, owner.body[member])
+                owner.body[member] = _stub(lines, owner.body[member], kept.get(id(owner.body[member])))
             body[index] = owner
         else:
-            body[index] = _stub(lines, body[index])
+            body[index] = _stub(lines, body[index], kept.get(id(body[index])))
     return Masked("".join(lines), ast.Module(body=body, type_ignores=[]))
 
 
 def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list[tuple[int, Optional[int]]],
-           whole: Masked) -> Union[Masked, tuple[Masked, ...]]:
+           whole: Masked, kept: dict[int, list[ast.stmt]]) -> Union[Masked, tuple[Masked, ...]]:
     """A large masked file as parts for LibCST: the definitions that may hold facts are shared out
     in source order, about PART_SIZE of text each; each part masks the others' too (their imports
     stay), and owns the facts on its definitions' lines. The first part also owns the facts on
@@ -135,7 +136,7 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
         statement = node(unit)
         return min([statement.lineno, *(d.lineno for d in statement.decorator_list)]), statement.end_lineno
 
-    movable = [unit for unit in units if _maskable(node(unit))]
+    movable = [unit for unit in units if _maskable(node(unit), _imports(node(unit)))]
     starts = [0, 0, *(match.end() for match in _LINE_BREAK.finditer(text))]
     groups: list[list[tuple[int, Optional[int]]]] = [[]]
     size = 0
@@ -160,7 +161,7 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
                     part_masks[index] = []
                 elif part_masks.get(index) != []:
                     part_masks[index] = sorted({*part_masks.get(index, ()), member})
-        masked = _masked(text, tree, part_masks)
+        masked = _masked(text, tree, part_masks, kept)
         owned = tuple(lines(unit) for unit in group)
         if number == 0:  # and what no part's definitions hold
             taken = sorted(lines(unit) for unit in movable)
@@ -175,7 +176,7 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
     return tuple(parts)
 
 
-def _stub(lines: list[str], statement: ast.stmt) -> ast.stmt:
+def _stub(lines: list[str], statement: ast.stmt, kept: Optional[list[ast.stmt]] = None) -> ast.stmt:
     """Masks a definition's lines in place (`def name(): pass`, at its indentation, then blank
     lines) and returns the stub's `ast`. Its imports, at any depth, stay on their lines as the
     stub's body (`def name():` then `import x`; `maskable` says when they can): LibCST resolves
@@ -184,7 +185,8 @@ def _stub(lines: list[str], statement: ast.stmt) -> ast.stmt:
     word = "class" if type(statement) is ast.ClassDef else "def"
     opening = lines[first - 1]
     indent = opening[:len(opening) - len(opening.lstrip(" \t\f"))]  # a form feed leads some indents
-    kept = _imports(statement)
+    if kept is None:  # not met by the screen's walk (a part's definition): look
+        kept = _imports(statement) if "import" in "".join(lines[first - 1:statement.end_lineno]) else []
     texts = [_source(lines, node) for node in kept]
     for number in range(first, statement.end_lineno + 1):
         line = lines[number - 1]
@@ -211,11 +213,10 @@ def _imports(statement: ast.stmt) -> list[ast.stmt]:
                   key=lambda node: (node.lineno, node.col_offset))
 
 
-def _maskable(statement: ast.stmt) -> bool:
-    """Whether `_stub` can keep a definition's imports on lines of their own: each import starts
-    after the line the stub's header takes and ends before the next one starts."""
+def _maskable(statement: ast.stmt, found: list[ast.stmt]) -> bool:
+    """Whether `_stub` can keep a definition's imports (`found`, in source order) on lines of their
+    own: each starts after the line the stub's header takes and ends before the next one starts."""
     first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
-    found = _imports(statement)
     return all(node.lineno > first for node in found[:1]) and all(
         later.lineno > node.end_lineno for node, later in zip(found, found[1:]))
 
@@ -340,8 +341,8 @@ class Screen:
         if hot:
             if not masks:
                 return None
-            masked = _masked(text, tree, masks)
-            return masked if len(masked.text) <= PART_SIZE else _parts(text, tree, masks, units, masked)
+            masked = _masked(text, tree, masks, walk.kept)
+            return masked if len(masked.text) <= PART_SIZE else _parts(text, tree, masks, units, masked, walk.kept)
         if walk.bound.intersection(name for name, _ in walk.constants):
             return None  # a constant that shadows an import is qualified by the import: let LibCST say
         prefix = f"{module}." if module else ""
@@ -364,6 +365,8 @@ class _Walk:
         self.hot = hot
         self.constants: list[tuple[str, str]] = []
         self.bound: set[str] = set()  # names bound by imports anywhere in the file
+        self.imports: list[ast.stmt] = []  # import statements seen so far, in source order
+        self.kept: dict[int, list[ast.stmt]] = {}  # id of a masked definition → the imports its stub keeps
         self.aliases: frozenset[str] = frozenset()  # names the file gives registry-like names (`as KNOWN`)
 
     def is_hot(self, first: int, last: int) -> bool:
@@ -391,8 +394,9 @@ class _Walk:
                 inner = _Function()
                 self.block(statement.body, inner, False, False)
                 self.all_codes(inner)
-                if statement.returns is not None and _type_named(statement.returns) \
-                        and any(literal is not None for returned in inner.returns for literal, _ in returned):
+                if statement.returns is not None \
+                        and any(literal is not None for returned in inner.returns for literal, _ in returned) \
+                        and _type_named(statement.returns):
                     raise _Maybe  # `-> Grade` returning words: Grade may be a `Literal`, a registry by use
             elif kind is ast.ClassDef:
                 self.class_header(statement, function, module_level)
@@ -444,6 +448,7 @@ class _Walk:
         statements may hold a fact. _Whole still ends the walk."""
         hot = 0
         for index, statement in enumerate(body):
+            imports = len(self.imports)
             try:
                 if module_level and type(statement) is ast.ClassDef:
                     self.class_header(statement, None, True)  # a registry, or a hot header: all of it
@@ -465,7 +470,9 @@ class _Walk:
                 if units is not None and type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS):
                     units.append((index, None))
                 continue
-            if type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS) and _maskable(statement):
+            held = self.imports[imports:]  # the walk met the definition's imports in source order
+            if type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS) and _maskable(statement, held):
+                self.kept[id(statement)] = held
                 masks[index] = []
         return hot
 
@@ -479,7 +486,7 @@ class _Walk:
                     self.module_assignment(targets, value)
                 elif function is not None and kind is ast.AnnAssign and (
                         self.registry_typed(statement.annotation)
-                        or _type_named(statement.annotation) and any(literal for literal, _ in _recorded(value))):
+                        or any(literal for literal, _ in _recorded(value)) and _type_named(statement.annotation)):
                     raise _Maybe  # `result: Outcome = …` ties `result` to the registry Outcome
                 elif function is not None and self.registry_table(value):
                     raise _Maybe  # `counts = {c: 0 for c in FAILURE_CODES}`: `r in counts` filters by it
@@ -500,6 +507,7 @@ class _Walk:
                         if literal is None or self.screen.code_re.match(literal):
                             raise _Maybe
         elif kind is ast.Import:
+            self.imports.append(statement)
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name.split(".")[0])
                 # `import pkg.codes as C`: `x in C` filters by a registry-like name; the names the
@@ -508,6 +516,7 @@ class _Walk:
                         and alias.asname not in self.aliases:
                     raise _Whole
         elif kind is ast.ImportFrom:
+            self.imports.append(statement)
             for alias in statement.names:
                 self.bound.add(alias.asname or alias.name)
                 if alias.asname and self.screen.looks_like_registry(alias.name) and alias.asname not in self.aliases:
@@ -537,7 +546,10 @@ class _Walk:
 
     def registry_typed(self, annotation: ast.expr) -> bool:
         """Whether a return or variable annotation may name a registry (a superset of the extractor's
-        `_registry_type`: any name, attribute or string inside it)."""
+        `_registry_type`: any name, attribute or string inside it). A registry-like name is a hot
+        word: an annotation on lines without one names none."""
+        if not self.is_hot(annotation.lineno, annotation.end_lineno or annotation.lineno):
+            return False
         for node in ast.walk(annotation):
             name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
                 node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None

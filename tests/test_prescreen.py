@@ -77,6 +77,7 @@ SHAPES = {
     "site_in_with_header": "def f():\n    with ctx(reason='A_B'):\n        pass\n",
     "site_in_except_type": "def f():\n    try:\n        pass\n    except pick(failure='A_B'):\n        pass\n",
     "site_on_normalized_name": "def f():\n    \uff58errors.append('A_B')\n",  # fullwidth x: `xerrors` to ast
+    "site_on_normalized_inside": "def f():\n    run_er\uff52ors.append('A_B')\n",  # fullwidth r mid-word
     # a key whose value is not its text: no byte scan sees `status` (issue: the screen lost these)
     "dict_key_concatenated": "def f():\n    return {'sta' 'tus': 'TIMED_OUT'}\n",
     "dict_key_concatenated_across_lines": "def f():\n    return {('sta'\n             'tus'): 'TIMED_OUT'}\n",

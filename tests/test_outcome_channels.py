@@ -752,3 +752,85 @@ def test_defaults_that_say_no_answer_or_that_nothing_reads_stay_quiet(project):
             return correct
         '''})
     assert project.findings() == []
+
+
+def test_an_existence_probe_that_answers_no_for_every_failure(project):
+    """inspect-ai's `_check_hf_space_exists`, dspy's `does_file_exist`: the genuine "no" is the
+    lookup's not-found error, so `except Exception: return False` also answers "no such file" for a
+    network, auth or rate-limit failure. Reported at the handler's return."""
+    project.write({"hub.py": '''
+        import openai
+        from huggingface_hub import HfApi
+
+
+        def space_exists(repo_id: str) -> bool:
+            api = HfApi()
+            try:
+                api.repo_info(repo_id=repo_id, repo_type="space")
+                return True
+            except Exception:
+                return False
+
+
+        def does_file_exist(file_id):
+            try:
+                openai.files.retrieve(file_id)
+                return True
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == [("hub.py", "FC003", 11), ("hub.py", "FC003", 19)]
+
+
+def test_probes_that_ask_the_machine_or_catch_the_not_found_error_stay_quiet(project):
+    """Controls: a probe of the local machine (`os.stat`, an import) has no outside party to
+    confuse with a missing thing; a handler that catches the not-found error, or looks at what it
+    caught, answers only that; a function that is no existence probe is not read as one."""
+    project.write({"probes.py": '''
+        import os
+
+        import openai
+
+
+        def file_exists(path):
+            try:
+                os.stat(path)
+                return True
+            except Exception:
+                return False
+
+
+        def torch_present():
+            try:
+                import torch
+                return True
+            except Exception:
+                return False
+
+
+        def job_exists(job_id):
+            try:
+                openai.fine_tuning.jobs.retrieve(job_id)
+                return True
+            except openai.NotFoundError:
+                return False
+
+
+        def model_exists(name):
+            try:
+                openai.models.retrieve(name)
+                return True
+            except Exception as exc:
+                if is_not_found(exc):
+                    return False
+                raise
+
+
+        def can_connect(url):
+            try:
+                openai.models.list()
+                return True
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == []

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Optional
@@ -54,6 +55,9 @@ _BUILTINS = frozenset(dir(builtins))
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Raise, ast.Pass, ast.Import,
            ast.ImportFrom, ast.Global, ast.Nonlocal, ast.Delete, ast.Assert, ast.Break, ast.Continue)
 _REFERENCE = frozenset("expected gold golden reference references truth".split())
+_PROBE_WORDS = frozenset("exist exists present".split())
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
+    "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
 
@@ -211,6 +215,7 @@ class _Scan:
         name = qualname.rpartition(".")[2]
         self.exempt = _exempt(name)
         self.judges = is_verdict_function(name)
+        self.probes = not _PROBE_WORDS.isdisjoint(segments(name))  # `does_file_exist`: a lookup's answer
         self.imports = imports
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
@@ -393,11 +398,39 @@ class _Scan:
                                  attempt=node)
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
                 inner = _Context(silent=True)
+            if self.probes and inner.kind == "except" and catches_all(types) and not _narrows(handler):
+                self.not_found(node)
             self.block(handler.body, inner)
             if inner.fallback is not None and defaults:
                 self.kept(node, handler, inner, defaults, after)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
+
+    def not_found(self, attempt) -> None:
+        """An existence probe (`try: client.files.retrieve(file_id); return True`): its genuine
+        "no" is the lookup's not-found error, so a catch-all that answers False answers it for
+        every failure (network, auth, rate limit) too. Only lookups of other packages' code: a
+        probe of the local machine (`os.stat`, `Path(p).exists()`, `import x`) asks the OS, whose
+        failures are its own answer."""
+        last = attempt.body[-1]
+        if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and last.value.value is True):
+            return
+        calls = [node for node in _nodes(attempt.body[:-1], prose=False) if isinstance(node, ast.Call)]
+        if not calls or any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in _nodes(attempt.body)) \
+                or any(self.local(call) for call in calls):
+            return
+        lookup = calls[-1]
+        self.writes.append(_Pending(lookup, self.qualname, "return", ("0.0",), "verdict", "probe",
+                                    ("when nothing is found by", lookup), lookup.lineno, (0, _NOWHERE)))
+
+    def local(self, call: ast.Call) -> bool:
+        """A call of a builtin or of the standard library (`open(p)`, `os.stat(p)`, `Path(p)`)."""
+        root = (_callee(call) or "").partition(".")[0]
+        if not root:
+            return False  # `client.get(x).json()`, `factory()(x)`: a call on what another returned
+        if root in self.imports:
+            return self.imports[root].split(".")[0] in _STDLIB
+        return root in _BUILTINS
 
     def kept(self, attempt, handler: ast.ExceptHandler, context: _Context, defaults: _Defaults,
              after: tuple[ast.stmt, ...]) -> None:

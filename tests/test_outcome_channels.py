@@ -834,3 +834,50 @@ def test_probes_that_ask_the_machine_or_catch_the_not_found_error_stay_quiet(pro
                 return False
         '''})
     assert project.findings() == []
+
+
+def test_what_follows_a_guard_is_decided_by_its_failed_compare(project):
+    """openevals' pyright scorer: `if SEP in out: return parsed` … `return False, out` — the last
+    return is the verdict for a missing separator, and the sandbox's CommandExitException writes the
+    same False. A narrow handler of number conversions (`Decimal(t)` failing: the text holds no
+    number) and a licence check that fails closed stay quiet."""
+    project.write({"scorers.py": '''
+        import json
+        from decimal import Decimal, InvalidOperation
+
+        from e2b import CommandExitException
+
+
+        def _scorer(outputs, sandbox):
+            try:
+                cmd = sandbox.commands.run(cmd="pyright --outputjson")
+                if SEPARATOR in cmd.stdout:
+                    parsed = json.loads(cmd.stdout.split(SEPARATOR)[1])
+                    return parsed[0], parsed[1]
+                return False, cmd.stdout
+            except CommandExitException as e:
+                return False, str(e)
+
+
+        def score_numbers(got, expected):
+            if got.strip() == expected.strip():
+                return True
+            try:
+                got_numbers = [Decimal(token) for token in got.split()]
+                expected_numbers = [Decimal(token) for token in expected.split()]
+            except (InvalidOperation, ValueError):
+                return False
+            return got_numbers == expected_numbers
+
+
+        def verify_license(public_key, key):
+            try:
+                message = decode(key)
+                if expired(message):
+                    return False, "expired"
+                public_key.verify(message)
+                return True
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == [("scorers.py", "FC003", 15)]

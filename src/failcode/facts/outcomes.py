@@ -50,12 +50,14 @@ _LOGGING = LOG_METHODS | {"print"}
 _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
-                         " permissions credential credentials hmac digest secret access allowed".split())
+                         " permissions credential credentials hmac digest secret access allowed license licence"
+                         .split())
 _BUILTINS = frozenset(dir(builtins))
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Raise, ast.Pass, ast.Import,
            ast.ImportFrom, ast.Global, ast.Nonlocal, ast.Delete, ast.Assert, ast.Break, ast.Continue)
 _REFERENCE = frozenset("expected gold golden reference references truth".split())
 _PROBE_WORDS = frozenset("exist exists present".split())
+_CONVERTERS = frozenset("int float complex Decimal Fraction".split())
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
     "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
@@ -251,6 +253,7 @@ class _Scan:
                 self.try_statement(statement, context, body, defaults, rest)
             elif isinstance(statement, ast.If):
                 self.branch(statement, context, defaults, rest)
+                context = self.guarded(statement, context)
             else:
                 self.statement(statement, context, body)
             dispatch = _dispatch(statement, dispatch)
@@ -259,6 +262,15 @@ class _Scan:
                     defaults.pop(name, None)
             if isinstance(statement, ast.Assign):
                 defaults.update(_defaults(statement))
+
+    def guarded(self, node: ast.If, context: _Context) -> _Context:
+        """What follows a guard (`if SEP in out: … return parsed`, no `else`) runs when its compare
+        fails: the block's rest is decided by the negated compare, as an `else` would be."""
+        if context.fallback is not None or context.decided is not None or context.silent or node.orelse \
+                or not isinstance(node.body[-1], (ast.Return, ast.Raise)):
+            return context
+        decided = self.deciding(node.test, judging=self.judges)
+        return context if decided is None else _Context(decided=_negated(decided), region=context.region)
 
     def unknown_reply(self, node: ast.AST, subject: str, context: _Context) -> _Context:
         if context.fallback is not None:
@@ -389,8 +401,9 @@ class _Scan:
             if catches_all(types):
                 self.catch_all(node, handler, types)
             if _reraises(handler.body) or context.fallback is not None \
-                    or statements == 1 and _only_compares(node.body[0]):
-                inner = _Context(silent=True)
+                    or statements == 1 and _only_compares(node.body[0]) \
+                    or not catches_all(types) and all(map(_only_converts, node.body)):
+                inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
             elif catches_all(types) or statements > 1 and not signals(types):
                 caught = f"except {', '.join(types)}" if types else "bare except"
                 inner = _Context(fallback=caught, kind="except" if unspecific(types) else "narrow-except",
@@ -945,6 +958,13 @@ def _only_compares(statement: ast.stmt) -> bool:
     """A statement whose only calls convert (`ok = bool(a == b)`): what it can raise is the compare's
     own error, and "not equal" is a fair answer for values that cannot be compared."""
     return not any(isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?") for node in ast.walk(statement))
+
+
+def _only_converts(statement: ast.stmt) -> bool:
+    """A statement whose calls only convert text to numbers (`[Decimal(t) for t in s.split()]`,
+    `x = float(s)`), beside trivial ones: one stage, whose error says the text holds no number."""
+    calls = [(_callee(node) or "?").rpartition(".")[2] for node in ast.walk(statement) if isinstance(node, ast.Call)]
+    return any(name in _CONVERTERS for name in calls) and all(name in _CONVERTERS or is_trivial(name) for name in calls)
 
 
 def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:

@@ -755,7 +755,8 @@ def test_defaults_that_say_no_answer_or_that_nothing_reads_stay_quiet(project):
 
 
 def test_an_existence_probe_that_answers_no_for_every_failure(project):
-    """inspect-ai's `_check_hf_space_exists`, dspy's `does_file_exist`: the genuine "no" is the
+    """inspect-ai's `_check_hf_space_exists`, dspy's `does_file_exist`, swebench's `present` (the
+    flag beside the name it is about): the genuine "no" is the
     lookup's not-found error, so `except Exception: return False` also answers "no such file" for a
     network, auth or rate-limit failure. Reported at the handler's return."""
     project.write({"hub.py": '''
@@ -778,8 +779,16 @@ def test_an_existence_probe_that_answers_no_for_every_failure(project):
                 return True
             except Exception:
                 return False
+
+
+        def present(client, name):
+            try:
+                client.images.get_registry_data(name)
+                return name, True
+            except Exception:
+                return name, False
         '''})
-    assert project.findings() == [("hub.py", "FC003", 11), ("hub.py", "FC003", 19)]
+    assert project.findings() == [("hub.py", "FC003", 11), ("hub.py", "FC003", 19), ("hub.py", "FC003", 27)]
 
 
 def test_probes_that_ask_the_machine_or_catch_the_not_found_error_stay_quiet(project):

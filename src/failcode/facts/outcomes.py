@@ -426,14 +426,18 @@ class _Scan:
         probe of the local machine (`os.stat`, `Path(p).exists()`, `import x`) asks the OS, whose
         failures are its own answer."""
         last = attempt.body[-1]
-        if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and last.value.value is True):
-            return
+        answer = last.value if isinstance(last, ast.Return) else None
+        fields = answer.elts if isinstance(answer, ast.Tuple) else [answer]
+        index = next((i for i, item in enumerate(fields) if isinstance(item, ast.Constant) and item.value is True), None)
+        if index is None or len(fields) > 1 and index == 0:
+            return  # `return True`, or `return name, True`: the answer, alone or beside what it is about
         calls = [node for node in _nodes(attempt.body[:-1], prose=False) if isinstance(node, ast.Call)]
         if not calls or any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in _nodes(attempt.body)) \
                 or any(self.local(call) for call in calls):
             return
         lookup = calls[-1]
-        self.writes.append(_Pending(lookup, self.qualname, "return", ("0.0",), "verdict", "probe",
+        channel = "return" if len(fields) == 1 else f"return[{index}]"
+        self.writes.append(_Pending(lookup, self.qualname, channel, ("0.0",), "verdict", "probe",
                                     ("when nothing is found by", lookup), lookup.lineno, (0, _NOWHERE)))
 
     def local(self, call: ast.Call) -> bool:
@@ -557,6 +561,9 @@ class _Scan:
             return
         if top and isinstance(value, ast.Tuple) and value.elts:
             self.write(f"{channel}[0]", value.elts[0], context)
+            for index, item in enumerate(value.elts[1:], 1):  # `return name, False`: a flag beside what it is about
+                if isinstance(item, ast.Constant) and isinstance(item.value, bool):
+                    self.write(f"{channel}[{index}]", item, context)
             return
         if isinstance(value, ast.Call) and value.keywords and not _default_call(value):
             callee = _dotted(value.func)

@@ -890,3 +890,36 @@ def test_what_follows_a_guard_is_decided_by_its_failed_compare(project):
                 return False
         '''})
     assert project.findings() == [("scorers.py", "FC003", 15)]
+
+
+def test_the_no_match_arm_of_a_search_written_as_statements(project):
+    """The statement form of `m.group(1) == expected if m else False`: the arm where the pattern
+    found nothing in the reply, as an `if`/`else` or as a guard before what reads the match. A
+    missing setting (`kwargs.get("n") is None`: no constraint to check) is no search of a reply."""
+    project.write({"judge.py": '''
+        import re
+
+
+        def grade_reply(reply, expected):
+            m = re.search(r"ANSWER: (\\\\w+)", reply)
+            if m is None:
+                verdict = False
+            else:
+                verdict = m.group(1) == expected
+            return verdict
+
+
+        def score_judge(reply):
+            m = SCORE.search(reply)
+            if not m:
+                return 0.0
+            return float(m.group(1)) / 10
+
+
+        def score_length(response, kwargs):
+            n = kwargs.get("num_words")
+            if n is None:
+                return True
+            return len(response.split()) == n
+        '''})
+    assert project.findings() == [("judge.py", "FC003", 7), ("judge.py", "FC003", 16)]

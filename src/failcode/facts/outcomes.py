@@ -58,6 +58,7 @@ _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.R
 _REFERENCE = frozenset("expected gold golden reference references truth".split())
 _PROBE_WORDS = frozenset("exist exists present".split())
 _CONVERTERS = frozenset("int float complex Decimal Fraction".split())
+_SEARCHES = frozenset("search match fullmatch findall".split())
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
     "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
@@ -222,6 +223,7 @@ class _Scan:
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
+        self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.writes: list[_Pending] = []
@@ -310,8 +312,11 @@ class _Scan:
             if self.judges and _parsed_number(value, self.parsed):
                 self.parsed.add(name)  # `score = float(m.group(1))` … `return score / 10`
             inner = value.value if isinstance(value, ast.Await) else value
+            self.searched.discard(name)
             if isinstance(inner, ast.Call):
                 self.fetched.add(name)
+                if (_callee(inner) or "").rpartition(".")[2] in _SEARCHES:
+                    self.searched.add(name)  # `m = re.search(…)`: a reply searched for its answer
             elif isinstance(inner, ast.Dict):
                 self.dicts[name] = inner
             verdict = self.verdict(value, judging=self.judges or is_verdict_function(name))
@@ -343,6 +348,9 @@ class _Scan:
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
             return
+        absent = self.absent(test) if context.fallback is None and not context.silent else None
+        if absent is not None and self.no_match(node, absent, context, defaults, after):
+            return
         decided = self.deciding(test, judging=self.judges)
         arms = context if decided is None or context.fallback is not None else _Context(
             decided=decided, region=context.region, silent=context.silent)
@@ -351,6 +359,25 @@ class _Scan:
         self.rest_of_chain(node, arms, context, subject)
         if not node.orelse and defaults and not context.silent:
             self.left_standing(node, context, decided, defaults, after)
+
+    def no_match(self, node: ast.If, absent: tuple[str, bool], context: _Context, defaults: _Defaults,
+                 after: tuple[ast.stmt, ...]) -> bool:
+        """`if m is None: verdict = False` / `else: verdict = m.group(1) == expected`, or the guard
+        `if not m: return 0.0` before what reads `m`: the arm where a pattern's search of the reply
+        found nothing is a fallback for what the other path reads from it. False when the test is
+        no such search."""
+        name, body_missing = absent
+        if name not in self.searched:
+            return False  # `n = kwargs.get("n")`, `child = make()`: None is an answer of its own there
+        missing, found = (node.body, node.orelse) if body_missing else (node.orelse, node.body)
+        reads = found or list(after)
+        if not missing or not any(isinstance(part, ast.Name) and part.id == name for part in _nodes(reads)):
+            return False
+        end = (after[-1].end_lineno if after else None) or node.end_lineno or node.lineno
+        self.block(missing, _Context(fallback=f"no `{name}`", kind="no-match", trigger=node.lineno,
+                                     region=(node.lineno, end)))
+        self.block(found, context, defaults, after)
+        return True
 
     def left_standing(self, node: ast.If, context: _Context, decided: Optional[ast.AST], defaults: _Defaults,
                       after: tuple[ast.stmt, ...]) -> None:

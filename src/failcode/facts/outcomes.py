@@ -65,7 +65,7 @@ _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError Ke
                             " LookupError AttributeError NotImplementedError".split())
 
 
-_Defaults = dict  # name → (line, constant): a default written before the work, still standing
+_Defaults = dict[str, tuple[int, ast.expr]]  # name → (line, constant): a default written before the work
 
 
 @dataclass(frozen=True)
@@ -250,14 +250,14 @@ class _Scan:
         for index, statement in enumerate(body):
             rest = (*body[index + 1:], *after)
             if isinstance(statement, ast.Return) and dispatch[1] >= 2 and self.judges:
-                self.statement(statement, self.unknown_reply(statement, dispatch[0], context), body)
+                self.statement(statement, self.unknown_reply(statement, dispatch[0], context))
             elif _TRY and isinstance(statement, _TRY):
                 self.try_statement(statement, context, body, defaults, rest)
             elif isinstance(statement, ast.If):
                 self.branch(statement, context, defaults, rest)
                 context = self.guarded(statement, context)
             else:
-                self.statement(statement, context, body)
+                self.statement(statement, context)
             dispatch = _dispatch(statement, dispatch)
             if defaults:
                 for name in _bound(statement, deep=not isinstance(statement, _SIMPLE)):
@@ -279,7 +279,8 @@ class _Scan:
             return context
         return _Context(fallback=f"a `{subject}` no branch matched", kind="dispatch", trigger=node.lineno)
 
-    def statement(self, node: ast.stmt, context: _Context, body: list[ast.stmt]) -> None:
+    def statement(self, node: ast.stmt, context: _Context) -> None:
+        """A statement other than `if` and `try` (`block` takes those, with what follows them)."""
         if isinstance(node, _DEFINITIONS):
             self.nested.append(node)
             return
@@ -293,8 +294,6 @@ class _Scan:
                     self.assign(target, node.value, context)
         elif isinstance(node, ast.Expr):
             self.expression_statement(node.value, context)
-        elif isinstance(node, ast.If):
-            self.branch(node, context, {}, ())
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             self.block(node.body, context)
             self.block(getattr(node, "orelse", None) or [], context)

@@ -93,3 +93,23 @@ def test_returns_that_stay_in_the_alias_and_other_packages_types_are_quiet(proje
         return "end_turn"
     '''})
     assert project.findings() == []
+
+
+def test_a_registry_found_by_use_is_not_checked_for_unused_codes(project):
+    """inspect-ai's `CancelStamp = Literal["abort", "score", "error", "drain"]`: a typed name records
+    "abort" and passes the others through a variable, so FC008 ("recorded nowhere") would misread a
+    type as a list of codes. A registry found by name still gets FC008 (the control)."""
+    project.write({"pyproject.toml": '[tool.failcode]\nextend-select = ["FC008"]\n', "cancel.py": '''
+        from typing import Literal
+
+        Stamp = Literal["abort", "score", "error"]
+        FAILURE_CODES = ("READ_FAILED", "ANSWER_MISMATCH")
+
+
+        def stamp_of(action: str, failures) -> Stamp:
+            failures.add("READ_FAILED")
+            if action == "cancel":
+                return "abort"
+            return action
+        '''})
+    assert project.findings() == [("cancel.py", "FC008", 4)]

@@ -673,8 +673,10 @@ def test_a_default_set_before_the_work_and_left_standing_is_a_fallback(project):
     assert project.findings() == [("grader.py", "FC003", 11), ("grader.py", "FC003", 19),
                                   ("grader.py", "FC003", 31)]
     sites = project.run("sites", "grader.py").stdout
-    assert "grader.py:11:5: False  passed  in run_tests (fallback: except Exception)" in sites
-    assert "grader.py:21:9: True  hallucination  in parse_lynx_response (verdict: when `score != 'PASS'`)" in sites
+    assert "grader.py:11:5: False  passed  in run_tests (fallback: except Exception, leaving the default of line 7)" \
+        in sites
+    assert "grader.py:21:9: True  hallucination  in parse_lynx_response (verdict: when `score != 'PASS'`, leaving the" \
+        " default of line 17)" in sites
 
 
 def test_defaults_that_say_no_answer_or_that_nothing_reads_stay_quiet(project):

@@ -293,7 +293,7 @@ def sites(paths, output_format, config) -> None:
                     "sink": write.channel, "function": write.function,
                     "context": "handler" if write.kind in ("except", "narrow-except") else "plain",
                     "registered": None, "channel": write.channel, "role": write.role, "value": write.text,
-                    "why": write.why,
+                    "why": write.why + (f", leaving the default of line {write.kept}" if write.kept else ""),
                 })
     rows.sort(key=lambda row: (row["path"], row["line"], row["column"]))
     if output_format == "json":

@@ -923,5 +923,13 @@ def test_the_no_match_arm_of_a_search_written_as_statements(project):
             if n is None:
                 return True
             return len(response.split()) == n
+
+
+        def score_limit(response, kwargs, expected):
+            within = True
+            limit = kwargs.get("max_words")
+            if limit:
+                within = len(response.split()) <= limit and response == expected
+            return within
         '''})
     assert project.findings() == [("judge.py", "FC003", 7), ("judge.py", "FC003", 16)]

@@ -347,7 +347,11 @@ class _Scan:
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
             return
+        # a pattern's search of the reply (`m = PATTERN.search(reply)`); after `n = kwargs.get("n")`
+        # or `child = make()`, None is an answer of its own
         absent = self.absent(test) if context.fallback is None and not context.silent else None
+        if absent is not None and absent[0] not in self.searched:
+            absent = None
         if absent is not None and self.no_match(node, absent, context, defaults, after):
             return
         decided = self.deciding(test, judging=self.judges)
@@ -357,7 +361,7 @@ class _Scan:
         subject = _chain_subject(node) if self.judges and context.fallback is None else None
         self.rest_of_chain(node, arms, context, subject)
         if not node.orelse and defaults and not context.silent:
-            self.left_standing(node, context, decided, defaults, after)
+            self.left_standing(node, context, decided, absent, defaults, after)
 
     def no_match(self, node: ast.If, absent: tuple[str, bool], context: _Context, defaults: _Defaults,
                  after: tuple[ast.stmt, ...]) -> bool:
@@ -366,8 +370,6 @@ class _Scan:
         found nothing is a fallback for what the other path reads from it. False when the test is
         no such search."""
         name, body_missing = absent
-        if name not in self.searched:
-            return False  # `n = kwargs.get("n")`, `child = make()`: None is an answer of its own there
         missing, found = (node.body, node.orelse) if body_missing else (node.orelse, node.body)
         reads = found or list(after)
         if not missing or not any(isinstance(part, ast.Name) and part.id == name for part in _nodes(reads)):
@@ -378,16 +380,15 @@ class _Scan:
         self.block(found, context, defaults, after)
         return True
 
-    def left_standing(self, node: ast.If, context: _Context, decided: Optional[ast.AST], defaults: _Defaults,
-                      after: tuple[ast.stmt, ...]) -> None:
+    def left_standing(self, node: ast.If, context: _Context, decided: Optional[ast.AST],
+                      absent: Optional[tuple[str, bool]], defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
         """An `if` with no `else` whose arm overwrites a default: when the test fails, the default is
         what is written. Decided by a compare (`if score == "PASS": hallucination = False`), it is
-        the verdict for "not"; when the arm reads a lookup that found something (`if m: score =
+        the verdict for "not"; when the arm reads what a search found (`if m: score =
         int(m.group(1))`), it is the fallback for no match."""
         written = {name for statement in node.body for name in _bound(statement, deep=True)} & defaults.keys()
         if not written or _leaves(node.body):
             return
-        absent = self.absent(node.test)
         read = {part.id for part in _nodes(list(after)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
         end = after[-1].end_lineno if after else node.end_lineno
         for name in sorted(written & read):

@@ -105,8 +105,8 @@ _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
 
 def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict[int, list[ast.stmt]]) -> Masked:
     """`text` with the top-level statements `masks` names (an empty list: the whole statement) or
-    their members (a class's methods) replaced by stubs; `kept` holds the imports of the
-    definitions the screen walked (by id), the others are looked through."""
+    their members (a class's methods) replaced by stubs; `kept` holds each masked definition's
+    imports (by id), as the screen's walk met them."""
     parts = _LINE_BREAK.split(text)  # content, break, content, …: Python's own line breaks only
     lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
     body = list(tree.body)
@@ -115,10 +115,10 @@ def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict
             owner = copy.copy(body[index])
             owner.body = list(owner.body)
             for member in members:
-                owner.body[member] = _stub(lines, owner.body[member], kept.get(id(owner.body[member])))
+                owner.body[member] = _stub(lines, owner.body[member], kept[id(owner.body[member])])
             body[index] = owner
         else:
-            body[index] = _stub(lines, body[index], kept.get(id(body[index])))
+            body[index] = _stub(lines, body[index], kept[id(body[index])])
     return Masked("".join(lines), ast.Module(body=body, type_ignores=[]))
 
 
@@ -134,9 +134,11 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
 
     def lines(unit: tuple[int, Optional[int]]) -> tuple[int, int]:
         statement = node(unit)
-        return min([statement.lineno, *(d.lineno for d in statement.decorator_list)]), statement.end_lineno
+        return _first_line(statement), statement.end_lineno
 
-    movable = [unit for unit in units if _maskable(node(unit), _imports(node(unit)))]
+    held = {unit: _imports(node(unit)) for unit in units}  # the walk stopped inside these: look once
+    movable = [unit for unit in units if _maskable(node(unit), held[unit])]
+    kept = {**kept, **{id(node(unit)): held[unit] for unit in movable}}
     starts = [0, 0, *(match.end() for match in _LINE_BREAK.finditer(text))]
     groups: list[list[tuple[int, Optional[int]]]] = [[]]
     size = 0
@@ -176,17 +178,15 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
     return tuple(parts)
 
 
-def _stub(lines: list[str], statement: ast.stmt, kept: Optional[list[ast.stmt]] = None) -> ast.stmt:
+def _stub(lines: list[str], statement: ast.stmt, kept: list[ast.stmt]) -> ast.stmt:
     """Masks a definition's lines in place (`def name(): pass`, at its indentation, then blank
     lines) and returns the stub's `ast`. Its imports, at any depth, stay on their lines as the
     stub's body (`def name():` then `import x`; `maskable` says when they can): LibCST resolves
     names through every import of the file, in order, wherever it stands."""
-    first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+    first = _first_line(statement)
     word = "class" if type(statement) is ast.ClassDef else "def"
     opening = lines[first - 1]
     indent = opening[:len(opening) - len(opening.lstrip(" \t\f"))]  # a form feed leads some indents
-    if kept is None:  # not met by the screen's walk (a part's definition): look
-        kept = _imports(statement) if "import" in "".join(lines[first - 1:statement.end_lineno]) else []
     texts = [_source(lines, node) for node in kept]
     for number in range(first, statement.end_lineno + 1):
         line = lines[number - 1]
@@ -207,6 +207,11 @@ def _stub(lines: list[str], statement: ast.stmt, kept: Optional[list[ast.stmt]] 
     return stub
 
 
+def _first_line(statement: ast.stmt) -> int:
+    """A definition's first line: its first decorator's, else its own."""
+    return min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+
+
 def _imports(statement: ast.stmt) -> list[ast.stmt]:
     """The imports a definition holds at any depth, in source order."""
     return sorted((node for node in ast.walk(statement) if isinstance(node, (ast.Import, ast.ImportFrom))),
@@ -216,7 +221,7 @@ def _imports(statement: ast.stmt) -> list[ast.stmt]:
 def _maskable(statement: ast.stmt, found: list[ast.stmt]) -> bool:
     """Whether `_stub` can keep a definition's imports (`found`, in source order) on lines of their
     own: each starts after the line the stub's header takes and ends before the next one starts."""
-    first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+    first = _first_line(statement)
     return all(node.lineno > first for node in found[:1]) and all(
         later.lineno > node.end_lineno for node, later in zip(found, found[1:]))
 
@@ -386,7 +391,7 @@ class _Walk:
         for statement in body:
             kind = type(statement)
             if kind in _FUNCTIONS:
-                first = min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+                first = _first_line(statement)
                 self.header(first, statement.body, [*statement.decorator_list, statement.args, statement.returns],
                             function)
                 if statement.returns is not None and self.registry_typed(statement.returns):
@@ -436,7 +441,7 @@ class _Walk:
     def class_header(self, node: ast.ClassDef, function: Optional[_Function], module_level: bool) -> None:
         if module_level:
             self.class_registry(node)
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        first = _first_line(node)
         self.header(first, node.body, [*node.decorator_list, *node.bases, *node.keywords], function)
 
     def parts(self, body: list[ast.stmt], masks: dict[int, list[int]], module_level: bool = True,

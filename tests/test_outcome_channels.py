@@ -536,6 +536,59 @@ def test_fc006_checking_and_packing_what_the_party_returned_is_reading_its_reply
     assert project.findings() == [("sandbox.py", "FC006", 35)]
 
 
+def test_fc006_raising_the_party_s_error_around_our_own_request_building(project):
+    """nemoguardrails' Clavata client: the catch-all raises ClavataPluginAPIError "Failed to make
+    Clavata API request" for a try that also builds the request with our own methods, so our bugs
+    reach every caller as the API's failure. Quiet: our helper that reads what the party sent
+    (verifiers' relayed stream), and an error class that names the API while its message says the
+    failure is our own (litellm's chunk builder)."""
+    project.write({"client.py": '''
+        class ClavataAPIError(Exception):
+            pass
+
+
+        def is_done_event(chunk):
+            return chunk == b"data: [DONE]"
+
+
+        def build_response(chunks):
+            return b"".join(chunks)
+
+
+        class Client:
+            def _endpoint(self, path):
+                return self.base + path
+
+            def _headers(self):
+                return {"Authorization": self.token}
+
+            async def post(self, path, payload):
+                try:
+                    response = await self.http.post(self._endpoint(path), json=payload, headers=self._headers())
+                    return response.json()
+                except Exception as e:
+                    raise ClavataAPIError(f"Failed to make Clavata API request: {e}") from e
+
+            async def relay(self, reply):
+                events = []
+                try:
+                    async for chunk in reply.chunks:
+                        if is_done_event(chunk):
+                            break
+                        events.append(chunk)
+                    return events
+                except Exception as e:
+                    raise ClavataAPIError(f"Clavata API stream failed: {e}") from e
+
+            def assemble(self, chunks):
+                try:
+                    return bytes(build_response(chunks))
+                except Exception:
+                    raise ClavataAPIError("Error building chunks for usage calculation")
+        '''})
+    assert project.findings() == [("client.py", "FC006", 24)]
+
+
 def test_fc003_handler_that_stores_what_it_caught_reports_the_failure(project):
     """crewai's agent loop (held out): a failed tool call is stored on the action as its result and
     fed back to the model, and the flow routes on as after any tool. The control returns the route

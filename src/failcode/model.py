@@ -196,7 +196,9 @@ class Blame:
     strings it writes. `own` is the own code the try runs, as (kind, name, line, what it says):
     (`yield`, "", 216, ""), (`raise`, "ValueError", 159, "temperature is 0"), (`call`,
     "self._run_judge", 282, "") for a method of its class or a function of its file or package
-    (`argument` when the call sits inside another call's arguments).
+    (`argument` when the call sits inside another call's arguments, `reply` when it takes a name the
+    try bound: it reads what the try received). `raised` are the class names of the errors the
+    handler raises.
     """
 
     pos: Pos  # the `except` keyword
@@ -205,6 +207,7 @@ class Blame:
     texts: tuple[str, ...]
     own: tuple[tuple[str, str, int, str], ...]
     attempt: int  # the `try` line
+    raised: tuple[str, ...] = ()  # the classes of the errors the handler raises (`ClavataAPIError`)
 
 
 @dataclass(frozen=True)

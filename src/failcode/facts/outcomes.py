@@ -194,16 +194,16 @@ class _Pending:
 
 
 class _PendingBlame:
-    __slots__ = ("handler", "function", "caught", "texts", "own", "attempt")
+    __slots__ = ("handler", "function", "caught", "texts", "own", "attempt", "raised")
 
-    def __init__(self, handler, function, caught, texts, own, attempt) -> None:
+    def __init__(self, handler, function, caught, texts, own, attempt, raised) -> None:
         self.handler, self.function, self.caught, self.texts = handler, function, caught, texts
-        self.own, self.attempt = own, attempt
+        self.own, self.attempt, self.raised = own, attempt, raised
 
     def finish(self, lines: list[str]) -> Blame:
         start = _pos(self.handler, lines)
         return Blame(Pos(start.line, start.column, start.line, start.column + len("except")), self.function,
-                     self.caught, self.texts, self.own, self.attempt)
+                     self.caught, self.texts, self.own, self.attempt, self.raised)
 
 
 class _Scan:
@@ -502,6 +502,7 @@ class _Scan:
             return
         own: list[tuple[str, str, int, str]] = []
         reading = self.reply_checks(attempt.body)
+        received = {name for statement in attempt.body for name in _bound(statement, deep=True)}
         for statement in _simple_statements(attempt.body):
             if isinstance(statement, ast.Raise) and statement.exc is not None:
                 raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
@@ -515,12 +516,19 @@ class _Scan:
                 own.append(("yield", "", statement.lineno, ""))  # the caller's `with` body raises into it
             for node in _nodes([statement], prose=False):
                 if self.is_own_call(node):
-                    # a call that is the statement itself, or one inside another call's arguments
-                    own.append(("call" if node is value else "argument", _callee(node), node.lineno, ""))
+                    # a call that is the statement itself, or one inside another call's arguments;
+                    # `reply` when it takes what the try received (`is_done(chunk)`): it reads the answer
+                    kind = "reply" if received & {n.id for n in _nodes(node.args) if isinstance(n, ast.Name)} \
+                        else "call" if node is value else "argument"
+                    own.append((kind, _callee(node), node.lineno, ""))
         if own:
             caught = f"except {', '.join(types)}" if types else "bare except"
             texts = tuple(dict.fromkeys(_words_of(handler.body)))
-            self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno))
+            raised = tuple(dict.fromkeys(name.rpartition(".")[2] for node in _nodes(handler.body)
+                                         if isinstance(node, ast.Raise) and node.exc is not None
+                                         for name in [_dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)]
+                                         if name))
+            self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno, raised))
 
     def reply_checks(self, body: list[ast.stmt]) -> set[int]:
         """ids of the `raise`s in a try that check only what the try read from elsewhere:

@@ -49,14 +49,22 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
             continue
         # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
         # returned no token") is the party failing, not our own code
+        # raising the party's error ("Failed to make Clavata API request", `ClavataAPIError`)
+        # hands our failures to every caller that catches it as the party's: our own code that
+        # builds a call's arguments (the request) counts too; a call of our own thin wrapper, or
+        # of a helper that reads what the try received, may be the party's own doing
+        raises = any(_blamed(name, project) for name in blame.raised) \
+            and any(_blamed(text, project) for text in blame.texts if text not in blame.raised)
         own = [(kind, name, line) for kind, name, line, said in blame.own
                if kind == "yield" or kind == "raise"
-               and not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))]
+               and not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))
+               or raises and kind == "argument"]
         if not own:
             continue
         kind, name, line = own[0]
         runs = {"yield": f"yields to the caller's code at line {line}",
-                "raise": f"raises its own {name} at line {line}"}[kind]
+                "raise": f"raises its own {name} at line {line}",
+                "argument": f"computes a call's arguments with our own {name}() at line {line}"}[kind]
         said = party[0] if len(party[0]) <= 60 else party[0][:57] + "..."
         yield Finding(
             facts.path, blame.pos, CODE,
@@ -110,7 +118,8 @@ def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
                     caught = f"except {', '.join(handler.types)}" if handler.types else "bare except"
                     kind, name, line, _ = ours[handler.pos.line].own[0]
                     runs = {"yield": "yields to the caller's code", "raise": f"raises its own {name}",
-                            "call": f"calls our own {name}()", "argument": f"calls our own {name}()"}[kind]
+                            "call": f"calls our own {name}()", "argument": f"calls our own {name}()",
+                            "reply": f"calls our own {name}()"}[kind]
                     yield Finding(
                         facts.path, handler.pos, CODE,
                         f"{caught} records {code} (line {site.pos.line}), which blames an outside party "

@@ -986,3 +986,63 @@ def test_the_no_match_arm_of_a_search_written_as_statements(project):
             return within
         '''})
     assert project.findings() == [("judge.py", "FC003", 7), ("judge.py", "FC003", 16)]
+
+
+def test_verdicts_written_as_module_constants_and_enum_members(project):
+    """Issue 11, Missed: verdicts written as module constants (`_FAILED = "fail"`), imported ones and
+    enum members. In a grader, "fail" is its verdict on the candidate; in a service function a
+    handler's "failed" is the operation's honest status (control)."""
+    project.write({"grader.py": '''
+        import enum
+        import json
+
+        from .codes import RIGHT, WRONG
+
+        _FAILED = "fail"
+        _PASSED = "pass"
+
+
+        class Verdict(enum.Enum):
+            PASS = "pass"
+            FAIL = "fail"
+
+
+        def grade_constants(answer, expected):
+            try:
+                got = normalize(json.loads(answer)["value"])
+                if got == expected:
+                    return _PASSED
+                return _FAILED
+            except Exception:
+                return _FAILED
+
+
+        def grade_enum(answer, expected):
+            try:
+                got = normalize(json.loads(answer))
+                return Verdict.PASS if got == expected else Verdict.FAIL
+            except Exception:
+                return Verdict.FAIL
+
+
+        def grade_imported(answer, expected):
+            try:
+                got = normalize(json.loads(answer))
+                return RIGHT if got == expected else WRONG
+            except Exception:
+                return WRONG
+
+
+        def sync_job(client, job, expected):
+            try:
+                state = client.fetch(job)
+                if state.version == expected:
+                    return "done"
+                return "failed"
+            except Exception:
+                return "failed"
+        '''})
+    # each grader's try also spans parsing and comparing under one value: FC002 at the `try`
+    assert project.findings() == [("grader.py", "FC002", 16), ("grader.py", "FC003", 22),
+                                  ("grader.py", "FC002", 26), ("grader.py", "FC003", 30),
+                                  ("grader.py", "FC002", 34), ("grader.py", "FC003", 38)]

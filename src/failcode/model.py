@@ -183,8 +183,10 @@ class Write:
 
     def recorded_beside(self, facts: "FileFacts") -> bool:
         """The fallback's handler also records an outcome (`failures.add("COMPARE_FAILED")`): it
-        has said what happened, and its sites are judged on their own."""
+        has said what happened, and its sites are judged on their own. The fallback itself seen as a
+        site of a name (`return WRONG`, a constant imported from elsewhere) has said nothing more."""
         return any(site.context == "handler" and self.trigger <= site.pos.line <= self.pos.line
+                   and not (site.value is None and (site.pos.line, site.pos.column) == (self.pos.line, self.pos.column))
                    for site in facts.sites)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Optional
 
+from failcode.facts.vocabulary import is_verdict_function
 from failcode.model import Annotation, FileFacts, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 
@@ -216,13 +217,14 @@ class Project:
                     return close, registry
         return None
 
-    def is_failure_status(self, value: str) -> bool:
+    def is_failure_status(self, value: str, function: str = "") -> bool:
         """`failed`, `ERROR`, `unhealthy`, `unknown`, `guardrail_failed_to_respond`: a value that says
         an operation failed, so a handler that records it tells the truth (whether it blames the
         right party is FC006's question). `COMPARE_FAILED` and `ANSWER_MISMATCH` say what failed in
-        the check itself, and can be verdicts."""
+        the check itself, and can be verdicts; so are `"fail"` and `"FAILED"` in a function that
+        judges (`function`, qualified: `Grader.grade`), where they are its verdict on the candidate."""
         segs = segments(value)
-        if not segs:
+        if not segs or set(segs) <= _VERDICT_FAILURES and is_verdict_function(function.rpartition(".")[2]):
             return False
         if all(seg in _STATUS_WORDS or self.patterns.internal.matches(seg) for seg in segs):
             return True
@@ -230,14 +232,15 @@ class Project:
         # status of an operation, never a verdict on what was checked (FC006 judges the blame)
         return bool(_STATUS_WORDS.intersection(segs)) and self.patterns.blame.search(value) is not None
 
-    def says_no_answer(self, value: str) -> bool:
+    def says_no_answer(self, value: str, function: str = "") -> bool:
         """A channel value (facts/outcomes.py keys) that is no verdict: None, NaN, empty text, or a
-        failure status (`"error"`, `"unavailable"`)."""
+        failure status (`"error"`, `"unavailable"`) — except the verdict words of a judging
+        `function` (`is_failure_status`)."""
         if value in ("None", "nan"):
             return True
         if value[:1] in ("'", '"'):
             text = value[1:-1].strip()
-            return not text or self.is_failure_status(text)
+            return not text or self.is_failure_status(text, function)
         return False
 
     def is_registry_like(self, name: Optional[str]) -> bool:
@@ -303,6 +306,7 @@ def in_scope(registry: Registry, facts: FileFacts) -> bool:
 
 
 # Words that, alone, only say that something went wrong.
+_VERDICT_FAILURES = frozenset("fail failed failure failing".split())
 _STATUS_WORDS = frozenset(
     "error errors errored fail failed failure failing unavailable unhealthy unreachable crashed exception"
     " aborted disconnected offline down".split()

@@ -35,7 +35,7 @@ from typing import Iterator, Optional
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_verdict_function
 from failcode.model import ANY_NUMBER, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
-from failcode.names import FAILURE_WORDS, segments
+from failcode.names import FAILURE_WORDS, is_constant_name, segments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
@@ -93,13 +93,14 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     # package's `from .grader import grade`, a global) is a call of our own code
     root = module.split(".")[0]
     foreign = frozenset(local for local, target in imports.items() if not root or target.split(".")[0] != root)
+    constants = _module_constants(tree.body, imports)
     writes: list[Write] = []
     blames: list[Blame] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
         qualname, function, methods = pending.pop()
-        scan = _Scan(qualname, function, imports, stages, foreign, methods)
+        scan = _Scan(qualname, function, imports, stages, foreign, methods, constants)
         # the scan met the function's nested definitions on its one walk (or skipped its body)
         inner = scan.nested if scan.walked else _inner(function.body)
         pending.extend(_definitions(inner, qualname + ".", methods))
@@ -111,6 +112,27 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     return tuple(writes), tuple(blames)
+
+
+def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:
+    """Name → constant key of the module's constants: a name the module binds once, to a constant
+    (`_FAILED = "fail"`, keyed by its value), or imports in UPPER_SNAKE (`from .codes import
+    FAILED`, keyed by its name: the module holding its value is not read here)."""
+    constants = {local: repr(local) for local in imports if is_constant_name(local)}
+    seen: set[str] = set()
+    for node in body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = _constant(node.value) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
+                and not isinstance(node.value, ast.ListComp) else None
+            for target in targets:
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    if name in seen or value is None or not isinstance(target, ast.Name):
+                        constants.pop(name, None)
+                    else:
+                        constants[name] = value
+                    seen.add(name)
+    return constants
 
 
 def _definitions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
@@ -210,8 +232,10 @@ class _Scan:
     """One function's writes, by one walk of its statements (nested definitions are their own)."""
 
     def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
-                 foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset()) -> None:
+                 foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset(),
+                 constants: Optional[dict[str, str]] = None) -> None:
         self.qualname = qualname
+        self.constants = constants or {}
         self.foreign, self.methods = foreign, methods
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
@@ -263,7 +287,7 @@ class _Scan:
                 for name in _bound(statement, deep=not isinstance(statement, _SIMPLE)):
                     defaults.pop(name, None)
             if isinstance(statement, ast.Assign):
-                defaults.update(_defaults(statement))
+                defaults.update(_defaults(statement, self.constant))
 
     def guarded(self, node: ast.If, context: _Context) -> _Context:
         """What follows a guard (`if SEP in out: … return parsed`, no `else`) runs when its compare
@@ -662,7 +686,7 @@ class _Scan:
 
     def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
         """(node, values, role, kind, why) for what an expression can write; role None for a constant."""
-        constant = _constant(node)
+        constant = self.constant(node)
         if constant is not None:
             yield node, (constant,), None, "", None
             return
@@ -681,19 +705,19 @@ class _Scan:
             if absent is not None and any(isinstance(part, ast.Name) and part.id == absent[0] for part in ast.walk(found)):
                 name = absent[0]
                 yield from self.values(found, judging)
-                default = _constant(lost)
+                default = self.constant(lost)
                 if default is not None:
                     yield lost, (default,), "fallback", "no-match", f"no `{name}`"
                 return
             decided = self.deciding(node.test, judging)
             if decided is not None:
                 for arm in (node.body, node.orelse):
-                    value = _constant(arm)
+                    value = self.constant(arm)
                     if value is not None:
                         yield arm, (value,), "verdict", "decided", ("when", decided)
             return
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
-            default = _constant(node.values[1])
+            default = self.constant(node.values[1])
             if default is not None:
                 yield from self.values(node.values[0], judging)
                 yield node.values[1], (default,), "fallback", "default", f"`{_short(node.values[0])} or …`"
@@ -701,12 +725,26 @@ class _Scan:
         if isinstance(node, ast.Call):
             default = _default_call(node)
             if default is not None:
-                value = _constant(default)
+                value = self.constant(default)
                 if value is not None:
                     yield default, (value,), "fallback", "default", f"the `{_callee(node)}` default"
                 return
             if _callee(node) in ("int", "float") and len(node.args) == 1 and not node.keywords:
                 yield from self.values(node.args[0], judging)
+
+    def constant(self, node: ast.expr) -> Optional[str]:
+        """A constant's key (`_constant`), also through a name: a module constant (`_FAILED =
+        "fail"`) by its value, an imported one (`from .codes import FAILED`) and a member of an enum
+        or constants class (`Verdict.FAIL`) by their names."""
+        value = _constant(node)
+        if value is not None:
+            return value
+        if isinstance(node, ast.Name):
+            return self.constants.get(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id[:1].isupper() \
+                and is_constant_name(node.attr):
+            return repr(node.attr)
+        return None
 
     def verdict(self, node: ast.expr, judging: bool) -> Optional[ast.AST]:
         """The compare that decides a computed verdict: a compare of two values, a call that compares
@@ -969,7 +1007,7 @@ def _negated(test: ast.AST) -> ast.AST:
     return ast.UnaryOp(ast.Not(), test)
 
 
-def _defaults(statement: ast.stmt) -> _Defaults:
+def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
     """The constants a statement writes to plain names: `passed = False`, `hallucination, reasons =
     True, None`."""
     if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
@@ -978,7 +1016,7 @@ def _defaults(statement: ast.stmt) -> _Defaults:
     pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
         and len(target.elts) == len(value.elts) else [(target, value)]
     return {name.id: (statement.lineno, item) for name, item in pairs
-            if isinstance(name, ast.Name) and _constant(item) is not None}
+            if isinstance(name, ast.Name) and constant(item) is not None}
 
 
 def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:

@@ -24,20 +24,23 @@ def _stages_text(stages) -> str:
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
-    yield from _recorded_codes(facts, project)
-    yield from _fallback_values(facts, project)
+    reported: set[int] = set()
+    for finding in _recorded_codes(facts, project):
+        reported.add(finding.pos.line)
+        yield finding
+    yield from _fallback_values(facts, project, reported)
 
 
-def _fallback_values(facts: FileFacts, project: Project) -> Iterator[Finding]:
+def _fallback_values(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
     """A broad or unspecific handler writes one verdict-channel value for a try whose separate
     statements run two or more stages (facts/outcomes.py): `parse(gold)`, `parse(prediction)`,
     `verify(…)` … `except Exception: return 0.0` cannot say whether the reference, the answer or the
     checker failed."""
-    seen: set[int] = set()
+    seen = set(reported)  # a try whose handler records a code is reported once, for that code
     for write in facts.writes:
         if write.role != "fallback" or write.kind != "except" or write.attempt is None \
                 or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts) \
-                or project.says_no_answer(write.values[0]):
+                or project.says_no_answer(write.values[0], write.function):
             continue
         seen.add(write.attempt.line)
         yield Finding(facts.path, write.attempt, CODE,

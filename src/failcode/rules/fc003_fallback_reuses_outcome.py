@@ -46,7 +46,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
         value = project.resolve(site).code
         if not value:
             continue  # an empty string is a default, not an outcome
-        if site.handler in signalled or project.is_failure_status(value):
+        if site.handler in signalled or project.is_failure_status(value, site.function):
             continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
         if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:
             continue  # one plain string returned on every path is a default; verdicts come in kinds
@@ -95,7 +95,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
         value = fallback.values[0]
-        if project.says_no_answer(value) or fallback.recorded_beside(facts):
+        if project.says_no_answer(value, fallback.function) or fallback.recorded_beside(facts):
             continue
         genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end

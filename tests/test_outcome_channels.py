@@ -1046,3 +1046,96 @@ def test_verdicts_written_as_module_constants_and_enum_members(project):
     assert project.findings() == [("grader.py", "FC002", 16), ("grader.py", "FC003", 22),
                                   ("grader.py", "FC002", 26), ("grader.py", "FC003", 30),
                                   ("grader.py", "FC002", 34), ("grader.py", "FC003", 38)]
+
+
+def test_a_reply_default_that_a_compare_then_judges(project):
+    """Issue 11, Missed: `match.group(1) if match else "C"`, `.get(key, DEFAULT)` and `x or DEFAULT`
+    stand in for an answer the reply did not hold; the compare that judges the name judges the
+    default too, so an unparseable reply can score as the answer "C" or the verdict "no"."""
+    project.write({"judge.py": '''
+        import json
+        import re
+
+
+        def grade_letter(reply, target):
+            m = re.search(r"ANSWER: ([A-D])", reply)
+            choice = m.group(1) if m else "C"
+            return choice == target
+
+
+        def judge_verdict(reply):
+            data = json.loads(reply)
+            verdict = data.get("verdict", "no")
+            if verdict == "yes":
+                return 1.0
+            return 0.0
+
+
+        def score_answer(reply, expected):
+            answer = extract(reply) or "Incorrect"
+            return "Correct" if answer == expected else "Incorrect"
+        '''})
+    assert project.findings() == [("judge.py", "FC003", 7), ("judge.py", "FC003", 13),
+                                  ("judge.py", "FC003", 20)]
+
+
+def test_defaults_that_are_settings_or_not_judged_stay_quiet(project):
+    """Controls: a setting's default (`kwargs.get("mode", "fast")`) compared in a scorer is no
+    reply's answer; a search's default that nothing judges is only a value; a default the code
+    itself replaces before the compare is gone."""
+    project.write({"quiet.py": '''
+        import re
+
+
+        def score_batch(items, **kwargs):
+            mode = kwargs.get("mode", "fast")
+            if mode == "fast":
+                return sum(item.score for item in items)
+            return max(item.score for item in items)
+
+
+        def letter_of(reply):
+            m = re.search(r"ANSWER: ([A-D])", reply)
+            return m.group(1) if m else "C"
+
+
+        def grade_choice(reply, target):
+            m = re.search(r"ANSWER: ([A-D])", reply)
+            choice = m.group(1) if m else None
+            if choice is None:
+                return None
+            return choice == target
+        '''})
+    assert project.findings() == []
+
+
+def test_a_compare_result_decides_the_branches_that_read_it(project):
+    """`ok = answer == expected` … `"correct" if ok else "wrong_answer"`: the name decides like the
+    compare it holds. A handler naming one stage (`json_parse_error`) for a try that also compares
+    is FC002 (issue 11, Missed), even in lowercase."""
+    project.write({"grade.py": '''
+        import json
+
+
+        def parse_and_grade(reply, expected):
+            try:
+                data = json.loads(reply)
+                answer = data["answer"]
+                ok = answer == expected
+            except Exception:
+                return "json_parse_error"
+            return "correct" if ok else "wrong_answer"
+
+
+        def grade_flag(reply, expected):
+            try:
+                answer = normalize(json.loads(reply)["answer"])
+                ok = answer == expected
+            except Exception:
+                return 0.0
+            if ok:
+                return 1.0
+            return 0.0
+        '''})
+    assert project.findings() == [("grade.py", "FC002", 5), ("grade.py", "FC002", 15),
+                                  ("grade.py", "FC003", 19)]

@@ -8,7 +8,7 @@ Rules import only this module.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 # failcode's own exit status: each outcome has its number, so CI can tell whose problem it is
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_CONFIG, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -181,12 +181,13 @@ class Write:
             return f"{'adds' if method == 'add' else method + 's'} {text} to {receiver}"
         return f"assigns {text} to {channel}"
 
-    def recorded_beside(self, facts: "FileFacts") -> bool:
+    def recorded_beside(self, facts: "FileFacts", is_code: Callable[[Site], bool]) -> bool:
         """The fallback's handler also records an outcome (`failures.add("COMPARE_FAILED")`): it
         has said what happened, and its sites are judged on their own. The fallback itself seen as a
-        site of a name (`return WRONG`, a constant imported from elsewhere) has said nothing more."""
+        site has said more only when it records a code: `return WRONG` (a name imported from
+        elsewhere) or `return "json_parse_error"` are this write, judged here."""
         return any(site.context == "handler" and self.trigger <= site.pos.line <= self.pos.line
-                   and not (site.value is None and (site.pos.line, site.pos.column) == (self.pos.line, self.pos.column))
+                   and ((site.pos.line, site.pos.column) != (self.pos.line, self.pos.column) or is_code(site))
                    for site in facts.sites)
 
 

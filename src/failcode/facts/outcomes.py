@@ -250,6 +250,8 @@ class _Scan:
         self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
+        self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
+        self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
         self.writes: list[_Pending] = []
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt
@@ -345,7 +347,11 @@ class _Scan:
             verdict = self.verdict(value, judging=self.judges or is_verdict_function(name))
             if verdict is not None:
                 self.compared[name] = verdict
+            self.fallen.pop(name, None)
+            written = len(self.writes)
             self.write(name, value, context)
+            if self.answers_default(value):
+                self.fallen.update((name, w) for w in self.writes[written:] if w.role == "fallback")
         elif isinstance(target, ast.Attribute):
             dotted = _dotted(target)
             if dotted is not None:
@@ -355,6 +361,34 @@ class _Scan:
             if base is not None:
                 key = target.slice.value if isinstance(target.slice, ast.Constant) else None
                 self.write(f"{base}[{key!r}]" if isinstance(key, str) else f"{base}[]", value, context)
+
+    def answers_default(self, value: ast.expr) -> bool:
+        """A default that stands in for the answer a reply did not hold: the no-match arm of a
+        pattern's search (`m.group(1) if m else "C"`), or the default of a lookup in what a call
+        returned (`data.get("verdict", "no")` after `data = json.loads(reply)`, `parse(r) or "no"`).
+        Not a setting's default (`kwargs.get("mode", "fast")`): a parameter is no reply."""
+        if isinstance(value, ast.IfExp):
+            absent = self.absent(value.test)
+            return absent is not None and absent[0] in self.searched
+        if isinstance(value, ast.Call) and _default_call(value) is not None and isinstance(value.func, ast.Attribute):
+            return isinstance(value.func.value, ast.Name) and value.func.value.id in self.fetched
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            first = value.values[0]
+            return isinstance(first, ast.Call) or isinstance(first, ast.Name) and first.id in self.fetched
+        return False
+
+    def judged_default(self, compare: ast.Compare) -> None:
+        """A compare that judges a name holding a reply's default (`choice == target` after `choice
+        = m.group(1) if m else "C"`, `verdict == "yes"` after `verdict = data.get("verdict", "no")`)
+        judges the default too: it is a verdict of that name, on the compare's line."""
+        if id(compare) in self.weighed:
+            return
+        self.weighed.add(id(compare))
+        for side in (compare.left, *compare.comparators):
+            fallback = self.fallen.get(side.id) if isinstance(side, ast.Name) else None
+            if fallback is not None:
+                self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
+                                            "decided", ("when", compare), compare.lineno, (0, _NOWHERE)))
 
     def expression_statement(self, value: ast.expr, context: _Context) -> None:
         if isinstance(value, ast.Await):
@@ -677,7 +711,10 @@ class _Scan:
             if found:
                 last = max(found, key=lambda call: STAGE_ORDER.index(call.stage))
                 first.setdefault(last.stage, last)
-            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(_awaited(statement.value), ast.Call):
+            # bound from a call, or from what one returned (`answer = data["answer"]`)
+            value = _awaited(getattr(statement, "value", None))
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and value is not None and (
+                    isinstance(value, ast.Call) or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(value))):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 bound.update(t.id for t in targets if isinstance(t, ast.Name))
         found = tuple(sorted(first.values(), key=lambda call: call.line))
@@ -784,7 +821,11 @@ class _Scan:
                 return None
             if _is_literal(left) and _is_literal(right) or _constant(right) == "None":
                 return None
+            if self.fallen:
+                self.judged_default(node)
             return node
+        if isinstance(node, ast.Name):
+            return self.compared.get(node.id)  # `ok = got == expected` … `if ok:`
         if isinstance(node, ast.BoolOp):
             return next((d for d in (self.deciding(v, judging) for v in node.values) if d is not None), None)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):

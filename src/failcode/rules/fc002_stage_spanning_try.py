@@ -39,7 +39,7 @@ def _fallback_values(facts: FileFacts, project: Project, reported: set[int]) -> 
     seen = set(reported)  # a try whose handler records a code is reported once, for that code
     for write in facts.writes:
         if write.role != "fallback" or write.kind != "except" or write.attempt is None \
-                or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts) \
+                or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts, project.is_code) \
                 or project.says_no_answer(write.values[0], write.function):
             continue
         seen.add(write.attempt.line)

@@ -95,7 +95,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
         value = fallback.values[0]
-        if project.says_no_answer(value, fallback.function) or fallback.recorded_beside(facts):
+        if project.says_no_answer(value, fallback.function) or fallback.recorded_beside(facts, project.is_code):
             continue
         genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end

@@ -1139,3 +1139,62 @@ def test_a_compare_result_decides_the_branches_that_read_it(project):
         '''})
     assert project.findings() == [("grade.py", "FC002", 5), ("grade.py", "FC002", 15),
                                   ("grade.py", "FC003", 19)]
+
+
+def test_a_success_default_that_a_swallowing_handler_leaves_standing(project):
+    """Issue 11, Missed: `status = "success"` set before the work, which no error path overwrites:
+    the handler that logs and goes on reports the failure as a success. Quiet when the handler
+    writes the status, keeps what it caught to raise it later (langchain-core's tool runner, held
+    out), or nothing reads the status after the try."""
+    project.write({"batch.py": '''
+        import logging
+
+        log = logging.getLogger(__name__)
+
+
+        def process(batch):
+            status = "success"
+            try:
+                for item in batch:
+                    handle(item)
+            except Exception:
+                log.exception("batch failed")
+            return status
+
+
+        def process_honestly(batch):
+            status = "success"
+            try:
+                for item in batch:
+                    handle(item)
+            except Exception:
+                status = "error"
+            return status
+
+
+        def run_tool(tool, args):
+            status = "success"
+            error_to_raise = None
+            try:
+                content = tool(*args)
+            except Exception as e:
+                error_to_raise = e
+            if error_to_raise:
+                raise error_to_raise
+            return content, status
+
+
+        def process_quietly(batch):
+            status = "success"
+            try:
+                for item in batch:
+                    handle(item)
+            except Exception:
+                log.exception("batch failed")
+            return len(batch)
+
+
+        def handle(item):
+            return item
+        '''})
+    assert project.findings() == [("batch.py", "FC003", 11)]

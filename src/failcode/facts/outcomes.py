@@ -28,7 +28,7 @@ import ast
 import builtins
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Optional
 
@@ -540,14 +540,26 @@ class _Scan:
         a handler falling through leaves standing, and that is read after the try: the handler
         writes it as surely as `except Exception: passed = False` would."""
         worked = {name for statement in attempt.body for name in _bound(statement, deep=True)}
-        if worked.isdisjoint(defaults) or _leaves(handler.body):
+        succeeded = {name for name, (_, value) in defaults.items() if _says_success(value)}
+        if worked.isdisjoint(defaults) and not succeeded or _leaves(handler.body) or _stores_caught(handler):
             return
         left = {name for statement in handler.body for name in _bound(statement, deep=True)}
-        read = {node.id for node in _nodes([*attempt.finalbody, *after])
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        reads = [node for node in _nodes([*attempt.finalbody, *after])
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)]
+        read = {node.id for node in reads}
         for name, default in defaults.items():
-            if name in worked and name not in left and name in read:
+            if name in left or name not in read:
+                continue
+            if name in worked:
                 self.write(name, default[1], context, at=(handler, default))
+            elif name in succeeded:
+                # `status = "success"` that the try never sets: what completes the work reports it,
+                # and the handler that swallows a failure leaves it to report the failure too
+                first = next(node for node in reads if node.id == name)
+                self.writes.append(_Pending(first, self.qualname, name, (_constant(default[1]),), "verdict",
+                                            "decided", "when the try completes", first.lineno, (0, _NOWHERE)))
+                reach = replace(context, region=(context.region[0], max(context.region[1], first.lineno)))
+                self.write(name, default[1], reach, at=(handler, default))
 
     def catch_all(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a catch-all (not re-raising as is, not looking at what it caught) whose try runs
@@ -1060,6 +1072,17 @@ def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
             if isinstance(name, ast.Name) and constant(item) is not None}
 
 
+_SUCCESS_WORDS = frozenset("success succeeded successful ok okay pass passed completed complete done".split())
+
+
+def _says_success(value: ast.expr) -> bool:
+    """`"success"`, `"OK"`, `"completed"`: a default that says the work went well."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        words = segments(value.value)
+        return bool(words) and set(words) <= _SUCCESS_WORDS
+    return False
+
+
 def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
     """The plain names a statement binds (assignment, augmented or annotated, `for` and `with`
     targets, `:=`); `deep`: also in the blocks it holds, not in nested definitions."""
@@ -1098,6 +1121,16 @@ def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:
         if _reraises(_blocks(statement), bare_only):
             return True
     return False
+
+
+def _stores_caught(handler: ast.ExceptHandler) -> bool:
+    """The handler keeps what it caught (`error_to_raise = e`, `self.error = str(e)`): the failure
+    goes on with it, to be raised or reported later."""
+    if handler.name is None:
+        return False
+    return any(isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
+               and any(isinstance(part, ast.Name) and part.id == handler.name for part in ast.walk(node.value))
+               for node in _nodes(handler.body, prose=False))
 
 
 def _narrows(handler: ast.ExceptHandler) -> bool:

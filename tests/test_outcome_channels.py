@@ -1198,3 +1198,63 @@ def test_a_success_default_that_a_swallowing_handler_leaves_standing(project):
             return item
         '''})
     assert project.findings() == [("batch.py", "FC003", 11)]
+
+
+def test_fc006_a_status_that_outlives_the_raise_and_blames_the_party(project):
+    """Issue 11, Missed: a handler sets `status = "provider_failed"` and re-raises, and the `finally`
+    records that status; the try also renders the prompt with our own code, so a bug there is
+    recorded as the provider's failure. Quiet: a status nothing reads after the raise, an honest
+    status, and a try that only calls our own thin wrapper."""
+    project.write({"provider.py": '''
+        def render(prompt):
+            return prompt["system"] + prompt["user"]
+
+
+        def call_provider(client, prompt, record):
+            status = "ok"
+            try:
+                reply = client.complete(render(prompt))
+            except Exception:
+                status = "provider_failed"
+                raise
+            finally:
+                record["status"] = status
+            return reply
+
+
+        def call_forgetting(client, prompt, record):
+            try:
+                reply = client.complete(render(prompt))
+            except Exception:
+                status = "provider_failed"
+                raise
+            finally:
+                record["done"] = True
+            return reply
+
+
+        def call_honestly(client, prompt, record):
+            status = "ok"
+            try:
+                reply = client.complete(render(prompt))
+            except Exception:
+                status = "failed"
+                raise
+            finally:
+                record["status"] = status
+            return reply
+
+
+        def ask(client, prompt, record):
+            try:
+                reply = complete(client, prompt)
+            except Exception:
+                record["status"] = "provider_failed"
+                return None
+            return reply
+
+
+        def complete(client, prompt):
+            return client.complete(prompt)
+        '''})
+    assert project.findings() == [("provider.py", "FC006", 9)]

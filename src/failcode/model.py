@@ -211,6 +211,7 @@ class Blame:
     own: tuple[tuple[str, str, int, str], ...]
     attempt: int  # the `try` line
     raised: tuple[str, ...] = ()  # the classes of the errors the handler raises (`ClavataAPIError`)
+    written: tuple[str, ...] = ()  # the word-like values it records (`status = "provider_failed"`)
 
 
 @dataclass(frozen=True)

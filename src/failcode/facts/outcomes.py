@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Iterator, Optional
 
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
-from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_verdict_function
+from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable, is_verdict_function
 from failcode.model import ANY_NUMBER, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
 from failcode.names import FAILURE_WORDS, is_constant_name, segments
 
@@ -216,16 +216,16 @@ class _Pending:
 
 
 class _PendingBlame:
-    __slots__ = ("handler", "function", "caught", "texts", "own", "attempt", "raised")
+    __slots__ = ("handler", "function", "caught", "texts", "own", "attempt", "raised", "written")
 
-    def __init__(self, handler, function, caught, texts, own, attempt, raised) -> None:
+    def __init__(self, handler, function, caught, texts, own, attempt, raised, written) -> None:
         self.handler, self.function, self.caught, self.texts = handler, function, caught, texts
-        self.own, self.attempt, self.raised = own, attempt, raised
+        self.own, self.attempt, self.raised, self.written = own, attempt, raised, written
 
     def finish(self, lines: list[str]) -> Blame:
         start = _pos(self.handler, lines)
         return Blame(Pos(start.line, start.column, start.line, start.column + len("except")), self.function,
-                     self.caught, self.texts, self.own, self.attempt, self.raised)
+                     self.caught, self.texts, self.own, self.attempt, self.raised, self.written)
 
 
 class _Scan:
@@ -566,9 +566,19 @@ class _Scan:
         our own code: a check that raises a builtin error (`raise ValueError("temperature 0 with
         several samples")`), a `yield` in a context manager (the caller's `with` body raises into
         it), or a call of a function of this file or package, or of a method of this class. With it,
-        what the handler says (log messages, raised errors, written strings). Whether that blames an
-        outside party, and which of our code counts, is FC006's to judge."""
-        if _reraises(handler.body, bare_only=True) or _narrows(handler):
+        what the handler says (log messages, raised errors, written strings). A handler that
+        re-raises counts when it first sets a status the try's `finally` reads (`status =
+        "provider_failed"; raise` … `finally: record["status"] = status`): that status outlives the
+        raise. Whether that blames an outside party, and which of our code counts, is FC006's to
+        judge."""
+        outlives: frozenset[str] = frozenset()
+        if _reraises(handler.body, bare_only=True):
+            read = {node.id for node in _nodes(attempt.finalbody)
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+            outlives = frozenset(name for statement in handler.body for name in _bound(statement, deep=True)) & read
+            if not outlives:
+                return
+        if _narrows(handler):
             return
         own: list[tuple[str, str, int, str]] = []
         reading = self.reply_checks(attempt.body)
@@ -594,11 +604,13 @@ class _Scan:
         if own:
             caught = f"except {', '.join(types)}" if types else "bare except"
             texts = tuple(dict.fromkeys(_words_of(handler.body)))
+            written = tuple(dict.fromkeys(_written(handler.body, outlives)))
             raised = tuple(dict.fromkeys(name.rpartition(".")[2] for node in _nodes(handler.body)
                                          if isinstance(node, ast.Raise) and node.exc is not None
                                          for name in [_dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)]
                                          if name))
-            self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno, raised))
+            self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno, raised,
+                                             written))
 
     def reply_checks(self, body: list[ast.stmt]) -> set[int]:
         """ids of the `raise`s in a try that check only what the try read from elsewhere:
@@ -1146,6 +1158,25 @@ def _narrows(handler: ast.ExceptHandler) -> bool:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == handler.name:
             return True
     return False
+
+
+def _written(body: list[ast.stmt], names: frozenset[str]) -> Iterator[str]:
+    """The word-like strings a handler records, not says: assigned (to `names` only, when given),
+    returned, or passed as a keyword (`status = "provider_failed"`, `Result(reason=
+    "backend_unavailable")`); not log messages or a raised error's prose."""
+    for node in _nodes(body, prose=False):
+        values: list[ast.expr] = []
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not names or any(isinstance(t, ast.Name) and t.id in names for t in targets):
+                values.append(node.value)
+        elif isinstance(node, ast.Return) and node.value is not None and not names:
+            values.append(node.value)
+        elif isinstance(node, ast.keyword) and not names:
+            values.append(node.value)
+        for value in values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str) and is_recordable(value.value):
+                yield value.value
 
 
 def _words_of(body: list[ast.stmt]) -> Iterator[str]:

@@ -49,16 +49,18 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
             continue
         # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
         # returned no token") is the party failing, not our own code
-        # raising the party's error ("Failed to make Clavata API request", `ClavataAPIError`)
-        # hands our failures to every caller that catches it as the party's: our own code that
-        # builds a call's arguments (the request) counts too; a call of our own thin wrapper, or
-        # of a helper that reads what the try received, may be the party's own doing
-        raises = any(_blamed(name, project) for name in blame.raised) \
-            and any(_blamed(text, project) for text in blame.texts if text not in blame.raised)
+        # raising the party's error ("Failed to make Clavata API request", `ClavataAPIError`), or
+        # recording a status that blames it (`status = "provider_failed"`), hands our failures to
+        # every reader as the party's: our own code that builds a call's arguments (the request)
+        # counts too; a call of our own thin wrapper, or of a helper that reads what the try
+        # received, may be the party's own doing
+        firm = any(_blamed(name, project) for name in blame.raised) \
+            and any(_blamed(text, project) for text in blame.texts if text not in blame.raised) \
+            or any(_blamed(value, project) for value in blame.written)
         own = [(kind, name, line) for kind, name, line, said in blame.own
                if kind == "yield" or kind == "raise"
                and not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))
-               or raises and kind == "argument"]
+               or firm and kind == "argument"]
         if not own:
             continue
         kind, name, line = own[0]

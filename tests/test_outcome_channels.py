@@ -1258,3 +1258,29 @@ def test_fc006_a_status_that_outlives_the_raise_and_blames_the_party(project):
             return client.complete(prompt)
         '''})
     assert project.findings() == [("provider.py", "FC006", 9)]
+
+
+def test_fc006_a_lookup_default_keyed_by_the_exception_s_type(project):
+    """Issue 11, Missed: the default of a lookup keyed by an exception's type names every type it
+    does not list, our own bugs among them. Quiet: an internal default, and a lookup keyed by
+    something else."""
+    project.write({"errors.py": '''
+        KINDS = {"RateLimitError": "rate_limited", "AuthenticationError": "auth_failed"}
+
+
+        def classify(error):
+            return KINDS.get(type(error).__name__, "provider_error")
+
+
+        def classify_mro(error):
+            return next((n.__name__ for n in type(error).__mro__ if n.__name__ in KINDS), "APIError")
+
+
+        def classify_honestly(error):
+            return KINDS.get(type(error).__name__, "internal_error")
+
+
+        def label(kind):
+            return KINDS.get(kind, "provider_error")
+        '''})
+    assert project.findings() == [("errors.py", "FC006", 5), ("errors.py", "FC006", 9)]

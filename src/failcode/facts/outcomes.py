@@ -224,8 +224,9 @@ class _PendingBlame:
 
     def finish(self, lines: list[str]) -> Blame:
         start = _pos(self.handler, lines)
-        return Blame(Pos(start.line, start.column, start.line, start.column + len("except")), self.function,
-                     self.caught, self.texts, self.own, self.attempt, self.raised, self.written)
+        if isinstance(self.handler, ast.ExceptHandler):  # reported at the `except` keyword
+            start = Pos(start.line, start.column, start.line, start.column + len("except"))
+        return Blame(start, self.function, self.caught, self.texts, self.own, self.attempt, self.raised, self.written)
 
 
 class _Scan:
@@ -612,6 +613,16 @@ class _Scan:
             self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno, raised,
                                              written))
 
+    def type_default(self, lookup: ast.Call, default: ast.Constant) -> None:
+        """`next((n for n in type(e).__mro__ if n.__name__ in KINDS), "APIError")`,
+        `KINDS.get(type(e), "provider_error")`: the default names every exception type the lookup
+        does not list, our own `KeyError` among them. Whether it blames a party is FC006's to judge."""
+        if any(b.handler is default for b in self.blames):
+            return  # the same write seen again (a value met twice on its way to a channel)
+        own = (("default", _callee(lookup) or "", lookup.lineno, ""),)
+        self.blames.append(_PendingBlame(default, self.qualname, "", (default.value,), own, lookup.lineno, (),
+                                         (default.value,)))
+
     def reply_checks(self, body: list[ast.stmt]) -> set[int]:
         """ids of the `raise`s in a try that check only what the try read from elsewhere:
         `split = urlsplit(url)`, `host = split.hostname`, `if host is None: raise ValueError(…)`
@@ -787,6 +798,8 @@ class _Scan:
             default = _default_call(node)
             if default is not None:
                 value = self.constant(default)
+                if isinstance(default, ast.Constant) and isinstance(default.value, str) and _keyed_by_type(node):
+                    self.type_default(node, default)
                 if value is not None:
                     yield default, (value,), "fallback", "default", f"the `{_callee(node)}` default"
                 return
@@ -964,6 +977,13 @@ def _default_call(node: ast.Call) -> Optional[ast.expr]:
             or name == "getattr" and len(node.args) == 3:
         return node.args[-1]
     return None
+
+
+def _keyed_by_type(lookup: ast.Call) -> bool:
+    """A lookup whose key is an exception's type: `type(e)`, `e.__class__`, its `__mro__`."""
+    return any(isinstance(node, ast.Call) and _callee(node) == "type"
+               or isinstance(node, ast.Attribute) and node.attr in ("__class__", "__mro__")
+               for node in ast.walk(lookup.args[0]))
 
 
 def _error_status(test: ast.expr) -> bool:

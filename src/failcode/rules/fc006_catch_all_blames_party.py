@@ -47,6 +47,15 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
         party = next(((text, hit) for text in blame.texts for hit in [_blamed(text, project)] if hit), None)
         if party is None:
             continue
+        if blame.own[0][0] == "default":
+            yield Finding(
+                facts.path, blame.pos, CODE,
+                f"the default of {blame.own[0][1]}(…) keyed by the exception's type names {party[0]!r} "
+                f"(`{party[1]}`, blame-pattern) for every type it does not list, our own bugs among them — "
+                f"default to an internal code",
+                None,
+            )
+            continue
         # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
         # returned no token") is the party failing, not our own code
         # raising the party's error ("Failed to make Clavata API request", `ClavataAPIError`), or

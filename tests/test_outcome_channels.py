@@ -1284,3 +1284,51 @@ def test_fc006_a_lookup_default_keyed_by_the_exception_s_type(project):
             return KINDS.get(kind, "provider_error")
         '''})
     assert project.findings() == [("errors.py", "FC006", 5), ("errors.py", "FC006", 9)]
+
+
+def test_fc006_no_result_after_a_child_is_not_always_a_timeout(project):
+    """Issue 11, Missed: `if not result: result.append("timed out")` after waiting on a child
+    process or thread records a crash of the child, or our own code raising in it, as a timeout.
+    Quiet: an arm that asks the child how it ended, and a string join."""
+    project.write({"runner.py": '''
+        import multiprocessing
+        import threading
+
+
+        def run_case(fn, case):
+            result = multiprocessing.Manager().list()
+            p = multiprocessing.Process(target=fn, args=(case, result))
+            p.start()
+            p.join(10)
+            if not result:
+                result.append("timed out")
+            return result[0]
+
+
+        def run_in_thread(fn, case):
+            result = []
+            worker = threading.Thread(target=lambda: result.append(fn(case)))
+            worker.start()
+            worker.join(timeout=5)
+            if not result:
+                return {"status": "timeout"}
+            return result[0]
+
+
+        def run_checked(fn, case):
+            result = multiprocessing.Manager().list()
+            p = multiprocessing.Process(target=fn, args=(case, result))
+            p.start()
+            p.join(10)
+            if not result:
+                result.append("timed out" if p.exitcode is None else "crashed")
+            return result[0]
+
+
+        def label(parts):
+            text = ",".join(parts)
+            if not text:
+                return "timeout"
+            return text
+        '''})
+    assert project.findings() == [("runner.py", "FC006", 10), ("runner.py", "FC006", 20)]

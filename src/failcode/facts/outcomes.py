@@ -253,6 +253,8 @@ class _Scan:
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
+        self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
+        self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt
@@ -341,6 +343,8 @@ class _Scan:
             self.searched.discard(name)
             if isinstance(inner, ast.Call):
                 self.fetched.add(name)
+                if (_callee(inner) or "").rpartition(".")[2].endswith(("Process", "Thread")):
+                    self.workers.add(name)
                 if (_callee(inner) or "").rpartition(".")[2] in _SEARCHES:
                     self.searched.add(name)  # `m = re.search(…)`: a reply searched for its answer
             elif isinstance(inner, ast.Dict):
@@ -394,6 +398,9 @@ class _Scan:
     def expression_statement(self, value: ast.expr, context: _Context) -> None:
         if isinstance(value, ast.Await):
             value = value.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "join" \
+                and isinstance(value.func.value, ast.Name) and value.func.value.id in self.workers:
+            self.joined = (value.func.value.id, value.lineno)
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in _APPENDS and len(value.args) == 1 and not value.keywords:
             receiver = _dotted(value.func.value)
@@ -402,6 +409,8 @@ class _Scan:
 
     def branch(self, node: ast.If, context: _Context, defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
         test = node.test
+        if self.joined is not None:
+            self.no_result(node)
         if context.fallback is None and not context.silent and _error_status(test):
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
@@ -875,19 +884,40 @@ class _Scan:
         """(what, missing) when a test asks whether a lookup found something: `m`, `not m`,
         `m is None`, `m is not None`; `missing` is True for the arm where it found nothing. The
         name must hold a call's result (`m = re.search(…)`), not a parameter or a flag."""
-        missing = False
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, missing = test.operand, True
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
-                and _constant(test.comparators[0]) == "None":
-            missing = missing != isinstance(test.ops[0], ast.Is)
-            test = test.left
-        if isinstance(test, ast.Name) and test.id in self.fetched:
-            return test.id, missing
-        return None
+        absence = _absence(test)
+        return absence if absence is not None and absence[0] in self.fetched else None
+
+    def no_result(self, node: ast.If) -> None:
+        """`if not result: result.append("timed out")` after waiting on a child process or thread
+        (`p.join(timeout)`): no result also means the child crashed, or our own code in it raised.
+        What the arm says, and whether that blames a party, is FC006's to judge."""
+        absence = _absence(node.test)
+        if absence is None or not absence[1]:
+            return
+        worker, line = self.joined
+        if any(isinstance(part, ast.Attribute) and part.attr in ("exitcode", "is_alive")
+               and isinstance(part.value, ast.Name) and part.value.id == worker for part in _nodes([node])):
+            return  # the arm asks the child how it ended
+        texts = tuple(dict.fromkeys(_words_of(node.body)))
+        if texts:
+            self.blames.append(_PendingBlame(node.test, self.qualname, "", texts, (("no-result", worker, line, ""),),
+                                             node.lineno, (), texts))
 
 
 # -- shapes --------------------------------------------------------------------------------------
+
+def _absence(test: ast.expr) -> Optional[tuple[str, bool]]:
+    """(name, missing) for `x`, `not x`, `x is None`, `x is not None`: `missing` is True for the
+    arm where `x` holds nothing."""
+    missing = False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, missing = test.operand, True
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and _constant(test.comparators[0]) == "None":
+        missing = missing != isinstance(test.ops[0], ast.Is)
+        test = test.left
+    return (test.id, missing) if isinstance(test, ast.Name) else None
+
 
 def _constant(node: ast.AST) -> Optional[str]:
     """A constant's value as one comparable key: numbers and bools as floats (`False` is `0.0`:

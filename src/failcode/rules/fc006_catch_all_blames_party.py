@@ -21,6 +21,7 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
         reported.add(finding.pos.line)
         yield finding
     yield from _blaming_words(facts, project, reported)
+    yield from _no_result(facts, project)
 
 
 # In prose a model or guardrail is mostly the subject ("failed to parse model output", "error in
@@ -47,6 +48,8 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
         party = next(((text, hit) for text in blame.texts for hit in [_blamed(text, project)] if hit), None)
         if party is None:
             continue
+        if blame.own[0][0] == "no-result":
+            continue  # judged by _no_result
         if blame.own[0][0] == "default":
             yield Finding(
                 facts.path, blame.pos, CODE,
@@ -84,6 +87,31 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
             f"exceptions, or say the failure is internal",
             None,
         )
+
+
+def _no_result(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    """`if not result: result.append("timed out")` after `p.join(timeout)`: an empty result also
+    means the child crashed or our own code in it raised, yet the arm names a party or a timeout.
+    Any party word counts here ("timed out" is one): nothing was caught to say otherwise."""
+    patterns = project.patterns
+    for blame in facts.blames:
+        if blame.own[0][0] != "no-result":
+            continue
+        for text in blame.texts:
+            words = "_".join(_PROSE.findall(text.lower()))
+            party = patterns.blame.search(words)
+            if party is None or patterns.internal.search(words):
+                continue
+            _, worker, line, _ = blame.own[0]
+            said = text if len(text) <= 60 else text[:57] + "..."
+            yield Finding(
+                facts.path, blame.pos, CODE,
+                f"no result after waiting on {worker} (line {line}) is recorded as {said!r} "
+                f"(`{party}`, blame-pattern), but the child may also have crashed or raised — "
+                f"check its exit code, or say the result is missing",
+                None,
+            )
+            break
 
 
 def _blamed(text: str, project: Project) -> Optional[str]:

@@ -1332,3 +1332,53 @@ def test_fc006_no_result_after_a_child_is_not_always_a_timeout(project):
             return text
         '''})
     assert project.findings() == [("runner.py", "FC006", 10), ("runner.py", "FC006", 20)]
+
+
+def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project):
+    """Issue 11, Missed: a branch on every non-success status that names one cause ("backend
+    unavailable": our own 400s and 401s too), and a polling loop whose catch-all records any error
+    as a timeout. Quiet: an arm that passes the status on, and a loop that catches the timeout."""
+    project.write({"service.py": '''
+        import time
+
+
+        class ServiceUnavailable(Exception):
+            pass
+
+
+        def fetch(client, url):
+            response = client.get(url)
+            if response.status_code != 200:
+                raise ServiceUnavailable("backend unavailable")
+            return response.json()
+
+
+        def fetch_honestly(client, url):
+            response = client.get(url)
+            if response.status_code != 200:
+                raise ServiceUnavailable(f"backend returned {response.status_code}")
+            return response.json()
+
+
+        def poll(client, job):
+            while True:
+                try:
+                    state = client.status(job)
+                    if state.done:
+                        return state.result
+                except Exception:
+                    return "timeout"
+                time.sleep(1)
+
+
+        def poll_honestly(client, job):
+            while True:
+                try:
+                    state = client.status(job, timeout=5)
+                    if state.done:
+                        return state.result
+                except TimeoutError:
+                    return "timeout"
+                time.sleep(1)
+        '''})
+    assert project.findings() == [("service.py", "FC006", 10), ("service.py", "FC006", 28)]

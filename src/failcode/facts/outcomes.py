@@ -59,6 +59,7 @@ _REFERENCE = frozenset("expected gold golden reference references truth".split()
 _PROBE_WORDS = frozenset("exist exists present".split())
 _CONVERTERS = frozenset("int float complex Decimal Fraction".split())
 _SEARCHES = frozenset("search match fullmatch findall".split())
+_REPLY_DETAILS = frozenset("status_code status text reason content json body".split())  # what a reply says of itself
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
     "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
@@ -253,6 +254,7 @@ class _Scan:
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
+        self.looping = False  # inside a `while` loop: polling until something is ready
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
@@ -324,7 +326,10 @@ class _Scan:
         elif isinstance(node, ast.Expr):
             self.expression_statement(node.value, context)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            looping = self.looping
+            self.looping = looping or isinstance(node, ast.While)
             self.block(node.body, context)
+            self.looping = looping
             self.block(getattr(node, "orelse", None) or [], context)
         elif _MATCH and isinstance(node, _MATCH):
             for case in node.cases:
@@ -412,6 +417,7 @@ class _Scan:
         if self.joined is not None:
             self.no_result(node)
         if context.fallback is None and not context.silent and _error_status(test):
+            self.every_status(node)
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
             return
@@ -495,6 +501,8 @@ class _Scan:
             types = _handler_types(handler.type, self.imports)
             if catches_all(types):
                 self.catch_all(node, handler, types)
+                if self.looping:
+                    self.polled(node, handler, types)
             if _reraises(handler.body) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
                     or not catches_all(types) and all(map(_only_converts, node.body)):
@@ -886,6 +894,30 @@ class _Scan:
         name must hold a call's result (`m = re.search(…)`), not a parameter or a flag."""
         absence = _absence(test)
         return absence if absence is not None and absence[0] in self.fetched else None
+
+    def polled(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """`while True: try: state = client.status(job) … except Exception: return "timeout"`: any
+        error while polling, our own bug or the party's refusal, is recorded as a timeout.
+        Whether the handler says so is FC006's to judge."""
+        if _reraises(handler.body, bare_only=True) or _narrows(handler):
+            return
+        written = tuple(dict.fromkeys(_written(handler.body, frozenset())))
+        if written:
+            caught = f"except {', '.join(types)}" if types else "bare except"
+            self.blames.append(_PendingBlame(handler, self.qualname, caught, written,
+                                             (("poll", "", attempt.lineno, ""),), attempt.lineno, (), written))
+
+    def every_status(self, node: ast.If) -> None:
+        """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`: one
+        cause for every failing status, our own 400s and 401s among them. An arm that passes the
+        status or the reply's own words on (`f"failed with {response.status_code}"`) says which
+        failure it was. Whether the arm blames a party is FC006's to judge."""
+        if any(isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS for part in _nodes(node.body)):
+            return
+        texts = tuple(dict.fromkeys(_words_of(node.body)))
+        if texts:
+            self.blames.append(_PendingBlame(node.test, self.qualname, "", texts,
+                                             (("status", _short(node.test), node.lineno, ""),), node.lineno, (), ()))
 
     def no_result(self, node: ast.If) -> None:
         """`if not result: result.append("timed out")` after waiting on a child process or thread

@@ -30,6 +30,7 @@ _PROSE = re.compile(r"[a-z0-9]+")
 _SUBJECTS = frozenset({"model", "models", "llm", "llms", "guardrail", "guardrails"})
 _FAILING = frozenset("call calls request requests error errors exception failed failure failures fails unavailable"
                      " timeout timed down unreachable returned refused rejected exceeded unhealthy outage".split())
+_TIMEOUT = frozenset("timeout timeouts timed".split())
 _REACHING = frozenset("call calling reach reaching contact contacting query querying from".split())
 
 
@@ -45,12 +46,35 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
     for blame in facts.blames:
         if blame.pos.line in reported:
             continue
+        if blame.own[0][0] == "poll":
+            timeout = next((text for text in blame.written if _TIMEOUT.intersection(segments(text))), None)
+            if timeout is not None:
+                reported.add(blame.pos.line)
+                yield Finding(
+                    facts.path, blame.pos, CODE,
+                    f"{blame.caught} in a polling loop records {timeout!r} for every error, our own bugs and "
+                    f"the party's refusals among them — catch the timeout itself, or record what failed",
+                    None,
+                )
+            continue
         party = next(((text, hit) for text in blame.texts for hit in [_blamed(text, project)] if hit), None)
         if party is None:
             continue
         if blame.own[0][0] == "no-result":
             continue  # judged by _no_result
+        if blame.own[0][0] == "status":
+            said = party[0] if len(party[0]) <= 60 else party[0][:57] + "..."
+            reported.add(blame.pos.line)
+            yield Finding(
+                facts.path, blame.pos, CODE,
+                f"`{blame.own[0][1]}` takes every failing status as one cause, {said!r} (`{party[1]}`, "
+                f"blame-pattern): our own bad request or credentials (400, 401, 403) get the party's name — "
+                f"say which status it was, or branch on the ones that mean that cause",
+                None,
+            )
+            continue
         if blame.own[0][0] == "default":
+            reported.add(blame.pos.line)
             yield Finding(
                 facts.path, blame.pos, CODE,
                 f"the default of {blame.own[0][1]}(…) keyed by the exception's type names {party[0]!r} "
@@ -80,6 +104,7 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
                 "raise": f"raises its own {name} at line {line}",
                 "argument": f"computes a call's arguments with our own {name}() at line {line}"}[kind]
         said = party[0] if len(party[0]) <= 60 else party[0][:57] + "..."
+        reported.add(blame.pos.line)
         yield Finding(
             facts.path, blame.pos, CODE,
             f"{blame.caught} says {said!r} (`{party[1]}`, blame-pattern), but the try at line "

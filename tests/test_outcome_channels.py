@@ -1382,3 +1382,34 @@ def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project
                 time.sleep(1)
         '''})
     assert project.findings() == [("service.py", "FC006", 10), ("service.py", "FC006", 28)]
+
+
+def test_fc002_a_compare_of_a_field_of_what_the_try_parsed(project):
+    """lighteval's emotion metric (labelled): the try parses the reply, looks the gold label up in
+    our own table and compares a field of the parsed reply with it; the handler returns
+    exact_match 0.0 for all three. Control: a compare of two fields of one stored record, nothing
+    the try read."""
+    project.write({"metric.py": '''
+        LABELS = ["anger", "joy"]
+
+
+        def emotion_metric(text, gold_index):
+            try:
+                prediction = parse_emotion_response(text)
+                expected = LABELS[gold_index]
+                is_match = prediction["classification"] == expected
+                return {"exact_match": float(is_match)}
+            except (IndexError, KeyError):
+                return {"exact_match": 0.0}
+
+
+        def stored_metric(record):
+            try:
+                log_it(parse_emotion_response(record.text))
+                same = record.fields["a"] == record.fields["b"]
+                return {"exact_match": float(same)}
+            except (IndexError, KeyError):
+                return {"exact_match": 0.0}
+        '''})
+    assert ("metric.py", "FC002", 5) in project.findings()
+    assert not [f for f in project.findings() if f[1] == "FC002" and f[2] > 5]

@@ -738,8 +738,9 @@ class _Scan:
     def stages_of(self, attempt) -> tuple[StageCall, ...]:
         """The first call of each stage in a try body, each in a statement of its own: calls nested
         in one expression (`float(verify(parse(a), parse(b)))`) or in a logging argument are one
-        step, not stages a handler must tell apart. An `==` is a compare when one side is a name the
-        try bound from a call (`out == expected`, `out = run(code)`)."""
+        step, not stages a handler must tell apart. An `==` is a compare when one side is read from a name the
+        try bound from a call or from what one returned (`out == expected` after `out = run(code)`,
+        `prediction["label"] == gold` after `prediction = parse_reply(text)`)."""
         known = self.tried.get(id(attempt))
         if known is not None:
             return known
@@ -757,7 +758,7 @@ class _Scan:
                             found.append(StageCall(stage, name, node.lineno))
                 elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
                     sides = [node.left, node.comparators[0]]
-                    if any(isinstance(side, ast.Name) and side.id in bound for side in sides) \
+                    if any(_root(side) in bound for side in sides) \
                             and not any(_is_literal(side) for side in sides):
                         found.append(StageCall("compare", "==" if isinstance(node.ops[0], ast.Eq) else "!=", node.lineno))
             if found:
@@ -1039,6 +1040,13 @@ def _default_call(node: ast.Call) -> Optional[ast.expr]:
             or name == "getattr" and len(node.args) == 3:
         return node.args[-1]
     return None
+
+
+def _root(node: ast.expr) -> Optional[str]:
+    """The name a value is read from: `prediction` of `prediction["label"]` or `reply.text`."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _keyed_by_type(lookup: ast.Call) -> bool:

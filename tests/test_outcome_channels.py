@@ -1413,3 +1413,47 @@ def test_fc002_a_compare_of_a_field_of_what_the_try_parsed(project):
         '''})
     assert ("metric.py", "FC002", 5) in project.findings()
     assert not [f for f in project.findings() if f[1] == "FC002" and f[2] > 5]
+
+
+def test_a_handler_that_only_names_the_type_in_its_log_does_not_narrow(project):
+    """`logger.warning(f"{type(e)}: {e}")` says what was caught; it does not sort it. Control:
+    `if isinstance(e, RateLimitError)` looks before it speaks."""
+    project.write({"client.py": '''
+        async def call_api(client, kwargs, num_samples):
+            try:
+                if kwargs.get("temperature") == 0.0 and num_samples > 1:
+                    raise ValueError("temperature 0 with several samples")
+                return await client.complete(**kwargs)
+            except Exception as e:
+                logger.warning(f"{type(e)}: Error in API call")
+
+
+        async def call_sorted(client, kwargs, num_samples):
+            try:
+                if kwargs.get("temperature") == 0.0 and num_samples > 1:
+                    raise ValueError("temperature 0 with several samples")
+                return await client.complete(**kwargs)
+            except Exception as e:
+                if isinstance(e, RateLimitError):
+                    logger.warning("Error in API call")
+        '''})
+    assert project.findings() == [("client.py", "FC006", 6)]
+
+
+def test_a_recorded_code_after_a_log_that_names_the_type(project):
+    """The same for a recorded code: `logger.warning(f"{type(e)}")` does not sort what was caught,
+    so the handler that then records PROVIDER_FAILED around our own `render` is FC006."""
+    project.write({"runner.py": '''
+        def render(case):
+            return case["prompt"]
+
+
+        def run(client, case, failures):
+            try:
+                prompt = render(case)
+                return client.complete(prompt)
+            except Exception as e:
+                logger.warning(f"{type(e)} while calling")
+                failures.add("PROVIDER_FAILED")
+        '''})
+    assert project.findings() == [("runner.py", "FC006", 9)]

@@ -41,6 +41,7 @@ _SKIP_FIELDS = frozenset(
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
 _PASSIVE_CALLS = LOG_METHODS | TEXT_CALLS | {"append", "add", "extend"}
+_SAYING = LOG_METHODS | {"print"}
 _NOWHERE = Pos(0, 0, 0, 0)
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
@@ -97,6 +98,7 @@ class Extractor:
         self.handler_names: dict[int, Optional[str]] = {}
         self.reraising: set[int] = set()
         self.narrowing: set[int] = set()
+        self.quoting = 0  # depth inside log calls and f-strings
         self.keeping: set[int] = set()  # handlers that store what they caught on a record
         self.module_defs: set[str] = set()
         # pending facts: builders called once positions are known
@@ -325,12 +327,25 @@ class Extractor:
                     if stage not in collector.first:
                         collector.first[stage] = None  # placeholder keeps order; filled below
                         self._stage_at(collector, stage, label, line_node)
-        if self.function is not None and self.context and name is not None:
+        if self.function is not None and self.context and name is not None and not self.quoting:
             self._note_narrowing(node, name)
         if self.function is not None:
             self._call_sites(node, keywords)
         self.filters.call(node, name)
+        if name is not None and name.rpartition(".")[2] in _SAYING:
+            return self._quoted(node)
         return None
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> bool:
+        return self._quoted(node)
+
+    def _quoted(self, node: cst.CSTNode) -> bool:
+        """What a log call or an f-string is given it only says (`logger.warning(f"{type(e)}")`):
+        a handler does not sort what it caught by naming it."""
+        self.quoting += 1
+        self.walk_children(node)
+        self.quoting -= 1
+        return False
 
     def _stage_at(self, collector: _Collector, stage: str, label: str, node: cst.CSTNode) -> None:
         # positions are not known during the walk: fill the StageCall when they are

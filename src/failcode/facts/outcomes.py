@@ -1240,7 +1240,7 @@ def _narrows(handler: ast.ExceptHandler) -> bool:
     `type(e)`, `is_rate_limit(e)`): what it says may be true of that exception."""
     if handler.name is None:
         return False
-    for node in _nodes(handler.body):
+    for node in _nodes(handler.body, prose=False):  # `logger.warning(f"{type(e)}")` only says it
         if isinstance(node, ast.Call) and any(isinstance(arg, ast.Name) and arg.id == handler.name
                                               for arg in node.args) and _callee(node) not in TEXT_CALLS \
                 and not (isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING):

@@ -1074,9 +1074,14 @@ def test_a_reply_default_that_a_compare_then_judges(project):
         def score_answer(reply, expected):
             answer = extract(reply) or "Incorrect"
             return "Correct" if answer == expected else "Incorrect"
+
+
+        def judge_first(reply):
+            verdict = next((w for w in reply.split() if w in ("yes", "no")), "no")
+            return verdict == "yes"
         '''})
     assert project.findings() == [("judge.py", "FC003", 7), ("judge.py", "FC003", 13),
-                                  ("judge.py", "FC003", 20)]
+                                  ("judge.py", "FC003", 20), ("judge.py", "FC003", 25)]
 
 
 def test_defaults_that_are_settings_or_not_judged_stay_quiet(project):

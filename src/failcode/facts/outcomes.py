@@ -374,14 +374,18 @@ class _Scan:
 
     def answers_default(self, value: ast.expr) -> bool:
         """A default that stands in for the answer a reply did not hold: the no-match arm of a
-        pattern's search (`m.group(1) if m else "C"`), or the default of a lookup in what a call
-        returned (`data.get("verdict", "no")` after `data = json.loads(reply)`, `parse(r) or "no"`).
+        pattern's search (`m.group(1) if m else "C"`), the default of a lookup in what a call
+        returned (`data.get("verdict", "no")` after `data = json.loads(reply)`, `parse(r) or "no"`),
+        or of a search for the first answer (`next((w for w in words if w in LABELS), "no")`).
         Not a setting's default (`kwargs.get("mode", "fast")`): a parameter is no reply."""
         if isinstance(value, ast.IfExp):
             absent = self.absent(value.test)
             return absent is not None and absent[0] in self.searched
-        if isinstance(value, ast.Call) and _default_call(value) is not None and isinstance(value.func, ast.Attribute):
-            return isinstance(value.func.value, ast.Name) and value.func.value.id in self.fetched
+        if isinstance(value, ast.Call) and _default_call(value) is not None:
+            if _callee(value) == "next":  # `next((r for r in replies if r in LABELS), "no")`: no answer found
+                return isinstance(value.args[0], ast.GeneratorExp)
+            return isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
+                and value.func.value.id in self.fetched
         if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
             first = value.values[0]
             return isinstance(first, ast.Call) or isinstance(first, ast.Name) and first.id in self.fetched

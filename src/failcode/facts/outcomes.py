@@ -255,6 +255,7 @@ class _Scan:
         self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
         self.looping = False  # inside a `while` loop: polling until something is ready
+        self.bound_in: dict[int, frozenset[str]] = {}  # id of a statement → the names it binds, deep
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
@@ -291,10 +292,18 @@ class _Scan:
                 self.statement(statement, context)
             dispatch = _dispatch(statement, dispatch)
             if defaults:
-                for name in _bound(statement, deep=not isinstance(statement, _SIMPLE)):
+                for name in self.bound(statement) if not isinstance(statement, _SIMPLE) else _bound(statement):
                     defaults.pop(name, None)
             if isinstance(statement, ast.Assign):
                 defaults.update(_defaults(statement, self.constant))
+
+    def bound(self, statement: ast.stmt) -> frozenset[str]:
+        """`_bound(statement, deep=True)`, once per statement: the blocks of a function are met
+        again inside the statements that hold them."""
+        found = self.bound_in.get(id(statement))
+        if found is None:
+            found = self.bound_in[id(statement)] = frozenset(_bound(statement, deep=True))
+        return found
 
     def guarded(self, node: ast.If, context: _Context) -> _Context:
         """What follows a guard (`if SEP in out: … return parsed`, no `else`) runs when its compare
@@ -464,7 +473,7 @@ class _Scan:
         what is written. Decided by a compare (`if score == "PASS": hallucination = False`), it is
         the verdict for "not"; when the arm reads what a search found (`if m: score =
         int(m.group(1))`), it is the fallback for no match."""
-        written = {name for statement in node.body for name in _bound(statement, deep=True)} & defaults.keys()
+        written = {name for statement in node.body for name in self.bound(statement)} & defaults.keys()
         if not written or _leaves(node.body):
             return
         read = {part.id for part in _nodes(list(after)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
@@ -561,7 +570,7 @@ class _Scan:
         """A default written before the try (`passed = False`), that the try's work overwrites, that
         a handler falling through leaves standing, and that is read after the try: the handler
         writes it as surely as `except Exception: passed = False` would."""
-        worked = {name for statement in attempt.body for name in _bound(statement, deep=True)}
+        worked = {name for statement in attempt.body for name in self.bound(statement)}
         succeeded = {name for name, (_, value) in defaults.items() if _says_success(value)}
         if worked.isdisjoint(defaults) and not succeeded or _leaves(handler.body) or _stores_caught(handler):
             return
@@ -595,6 +604,8 @@ class _Scan:
         judge."""
         outlives: frozenset[str] = frozenset()
         if _reraises(handler.body, bare_only=True):
+            if not attempt.finalbody:
+                return
             read = {node.id for node in _nodes(attempt.finalbody)
                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
             outlives = frozenset(name for statement in handler.body for name in _bound(statement, deep=True)) & read
@@ -604,7 +615,7 @@ class _Scan:
             return
         own: list[tuple[str, str, int, str]] = []
         reading = self.reply_checks(attempt.body)
-        received = {name for statement in attempt.body for name in _bound(statement, deep=True)}
+        received: Optional[frozenset[str]] = None  # the names the try binds, found at its first call of our own
         for statement in _simple_statements(attempt.body):
             if isinstance(statement, ast.Raise) and statement.exc is not None:
                 raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
@@ -620,6 +631,8 @@ class _Scan:
                 if self.is_own_call(node):
                     # a call that is the statement itself, or one inside another call's arguments;
                     # `reply` when it takes what the try received (`is_done(chunk)`): it reads the answer
+                    if received is None:
+                        received = frozenset().union(*map(self.bound, attempt.body))
                     kind = "reply" if received & {n.id for n in _nodes(node.args) if isinstance(n, ast.Name)} \
                         else "call" if node is value else "argument"
                     own.append((kind, _callee(node), node.lineno, ""))

@@ -57,6 +57,8 @@ SHAPES = {
     "registry_list": "FAILURE_CODES = ['A_B', 'C_D']\n",
     "registry_inside_if": "import sys\nif sys.version_info > (3,):\n    REASONS: tuple = ('A_B', 'C_D')\n",
     "registry_frozenset": "ERRORS = frozenset({'A_B', 'C_D'})\n",
+    "code_collection": "ORDER = ('READ_FAILED', 'ANSWER_MISMATCH')\n",
+    "code_collection_call": "ORDER = tuple(['READ_FAILED', 'ANSWER_MISMATCH'])\n",
     "registry_dict": "FAILURE_REASONS = {'A_B': 'a', 'C_D': 'c'}\n",
     "registry_literal": "from typing import Literal\nFailureReason = Literal['bad_input', 'timed_out']\n",
     "registry_enum": "import enum\nclass FailureCode(enum.Enum):\n    A_B = 'A_B'\n    C_D = enum.auto()\n",

@@ -113,3 +113,35 @@ def test_a_registry_found_by_use_is_not_checked_for_unused_codes(project):
             return action
         '''})
     assert project.findings() == [("cancel.py", "FC008", 4)]
+
+
+def test_a_constant_collection_of_codes_that_a_filter_pairs_with_reasons(project):
+    """Issue 12, Missed: `[c for c in ORDER if c in failures]`, the FC004 page's shape over a
+    registry whose name has no failure word. A filter that pairs a constant collection of codes with
+    recorded reasons makes it their registry, in the modules that define or import it: the filter
+    drops unknown codes (FC004) and a slip beside it is unregistered (FC001). Quiet: a collection
+    filtered against something that holds no reasons (`models`)."""
+    project.write({"pkg/__init__.py": "", "pkg/order.py": '''
+        ORDER = ("READ_FAILED", "ANSWER_MISMATCH")
+        SUPPORTED = ("GPT_4", "GPT_5")
+
+
+        def report(failures):
+            return [c for c in ORDER if c in failures]
+
+
+        def usable(models):
+            return [m for m in models if m in SUPPORTED]
+        ''', "pkg/grade.py": '''
+        from pkg.order import ORDER
+
+
+        def grade(answer, expected, failures):
+            if answer != expected:
+                failures.add("ANSWER_MISMACTH")
+            return [r for r in failures if r in ORDER]
+        '''})
+    assert project.findings() == [("pkg/grade.py", "FC001", 6), ("pkg/grade.py", "FC004", 7),
+                                  ("pkg/order.py", "FC004", 6)]
+    result = project.run("check", "pkg/grade.py")
+    assert "did you mean ANSWER_MISMATCH?" in result.stdout, result.stdout

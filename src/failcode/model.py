@@ -191,6 +191,10 @@ class Write:
                    for site in facts.sites)
 
 
+# the kinds of a plain collection of codes, as a registry holds them (not a dict, an Enum or a `Literal`)
+COLLECTIONS = frozenset({"list", "tuple", "set", "frozenset"})
+
+
 @dataclass(frozen=True)
 class Blame:
     """A catch-all whose try runs our own code, and what it says (facts/outcomes.py).

@@ -14,12 +14,13 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 from failcode.facts.vocabulary import is_verdict_function
-from failcode.model import Annotation, FileFacts, Handler, Registry, RegistryEntry, Site
+from failcode.model import COLLECTIONS, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
 _LOWERCASE_CODE = re.compile(r"^[a-z][a-z0-9_]+$")
 _LITERAL_KINDS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
+_BY_USE = COLLECTIONS | {"literal"}  # registries found by use: a type's `Literal`, a filtered collection
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Project:
             if (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns)
         ]
         by_use = [registry for facts in files.values() for registry in facts.registries
-                  if registry.kind == "literal" and not is_registry_name(registry.name)
+                  if registry.kind in _BY_USE and not is_registry_name(registry.name)
                   and (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns, True)]
         project = cls(files, configured, discovered, patterns, by_use=by_use)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
@@ -73,6 +74,8 @@ class Project:
         for facts in files.values():
             for annotation in facts.annotations:
                 project._typed(facts, annotation)
+            for found in facts.filters:
+                project._filtered(facts, found)
         if not configured:
             for facts in files.values():
                 scope = project.scope(facts)
@@ -117,6 +120,17 @@ class Project:
             source = self._type_registry(param)
             if source is not None and source is not returns:
                 self.levels.update({(id(source), id(returns)), (id(returns), id(source))})
+
+    def _filtered(self, facts: FileFacts, found: Filter) -> None:
+        """`[c for c in ORDER if c in failures]`: a constant collection of codes that a filter pairs
+        with recorded reasons (a name whose head is a failure or reason word) is their registry."""
+        for name, other in ((found.container, found.iterable), (found.iterable, found.container)):
+            if name is None or other is None or not is_registry_name(other.rpartition(".")[2]):
+                continue
+            registry = next((r for r in self.by_use if r.kind in COLLECTIONS and (
+                name == r.name and r.path == facts.path or name == f"{r.module}.{r.name}")), None)
+            if registry is not None and registry not in self.discovered and in_scope(registry, facts):
+                self.discovered.append(registry)
 
     def _type_registry(self, qualname: str) -> Optional[Registry]:
         """The registry a type names: defined in its module or re-exported by one of its packages

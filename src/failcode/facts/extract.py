@@ -27,7 +27,7 @@ from failcode.facts.source import InputError, decode, python_syntax_error, suppr
 from failcode.facts.stages import StageClassifier, is_trivial
 from failcode.model import catches_all as catches_all_types
 from failcode.model import (
-    Annotation,
+    COLLECTIONS, Annotation,
     Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
 )
 
@@ -636,10 +636,19 @@ class Extractor:
                 self.pending.append(lambda pos_of: Constant(qualname, literal))
             return
         found = registries.collection_elements(value, self.imports)
-        # any `Literal[...]` alias: one whose name has no registry word is a registry by use (`-> Grade`)
-        if found is not None and (found[0] == "literal" or self.shapes.looks_like_registry(name)):
+        # any `Literal[...]` alias: one whose name has no registry word is a registry by use (`-> Grade`);
+        # so is a constant collection of codes (`ORDER = ("READ_FAILED", "ANSWER_MISMATCH")`), once a
+        # filter pairs it with recorded reasons
+        if found is not None and (found[0] == "literal" or self.shapes.looks_like_registry(name)
+                                  or self._code_collection(name, found)):
             module, path = self.module_name, self.path
             self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(target), found, pos_of))
+
+    def _code_collection(self, name: str, found: tuple) -> bool:
+        """`ORDER = ("READ_FAILED", "ANSWER_MISMATCH")`: a constant list, tuple or set of two or
+        more codes (screen.py's `_code_collection` is its superset)."""
+        return name.isupper() and found[0] in COLLECTIONS and len(found[1]) >= 2 \
+            and all(self.code_re.match(code) for _, code, _ in found[1])
 
     def visit_TypeAlias(self, node) -> Optional[bool]:
         name = node.name.value

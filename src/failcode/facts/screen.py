@@ -582,8 +582,9 @@ class _Walk:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             if name.isupper():
                 self.constants.append((name, value.value))
-        elif (self.screen.looks_like_registry(name) or _literal(value)) and _strings_collection(value):
-            raise _Maybe  # a registry by its name, or any `Literal[...]` alias: a registry by use
+        elif (self.screen.looks_like_registry(name) or _literal(value)) and _strings_collection(value) \
+                or name.isupper() and _code_collection(value, self.screen.code_re):
+            raise _Maybe  # a registry by its name; any `Literal[...]` alias, a collection of codes: by use
 
     def class_registry(self, node: ast.ClassDef) -> None:
         name = node.name
@@ -795,6 +796,16 @@ def _type_named(annotation: ast.expr) -> bool:
         if name and name[:1].isupper():
             return True
     return False
+
+
+def _code_collection(node: ast.expr, code: "re.Pattern[str]") -> bool:
+    """Two or more strings, each code-shaped, in a list, tuple or set, or a call given one (a
+    superset of the extractor's `_code_collection`)."""
+    if isinstance(node, ast.Call):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return len(arguments) == 1 and _code_collection(_unstarred(arguments[0]), code)
+    return isinstance(node, (ast.List, ast.Tuple, ast.Set)) and len(node.elts) >= 2 and all(
+        _string(element) and code.match(element.value) for element in node.elts)
 
 
 def _strings_collection(node: ast.expr) -> bool:

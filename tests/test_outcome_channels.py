@@ -1462,3 +1462,32 @@ def test_a_recorded_code_after_a_log_that_names_the_type(project):
                 failures.add("PROVIDER_FAILED")
         '''})
     assert project.findings() == [("runner.py", "FC006", 9)]
+
+
+def test_fc002_running_the_candidate_is_a_stage_of_its_own(project):
+    """Issue 11 / the contract's `execute` stage: a try that runs the candidate (`exec`, a
+    subprocess) and compares its output records False for both; a configured runner counts too.
+    The verdict is also read against `test["expected"]`, a reference by its key."""
+    project.write({"pyproject.toml": '[tool.failcode.stages]\nexecute = ["run_candidate"]\n', "check.py": '''
+        def check_solution(code, tests):
+            results = []
+            for test in tests:
+                try:
+                    namespace = {}
+                    exec(code, namespace)
+                    got = namespace["solution"](*test["input"])
+                    results.append(got == test["expected"])
+                except Exception:
+                    results.append(False)
+            return results
+
+
+        def check_runner(code, test):
+            try:
+                got = run_candidate(code, test["input"])
+                return got == test["expected"]
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == [("check.py", "FC002", 4), ("check.py", "FC003", 10),
+                                  ("check.py", "FC002", 15), ("check.py", "FC003", 19)]

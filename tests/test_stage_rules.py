@@ -162,8 +162,11 @@ def test_fc002_import_alias_resolves_to_read(project):
     assert ("a.py", "FC002", 4) in project.findings()
 
 
-def test_fc002_subprocess_check_output_is_read_not_compare(project):
+def test_fc002_subprocess_check_output_is_execute_not_compare(project):
+    """Running a command and decoding its bytes are one step (a `bytes.decode` is no stage); running
+    it and parsing what it printed are two: execute, then read."""
     project.write({"a.py": '''
+        import json
         import subprocess
 
         def run(cmd, failures):
@@ -172,8 +175,15 @@ def test_fc002_subprocess_check_output_is_read_not_compare(project):
                 text = out.decode()
             except Exception:
                 failures.add("RUN_FAILED")
+
+        def run_and_parse(cmd, failures):
+            try:
+                out = subprocess.check_output(cmd)
+                data = json.loads(out)
+            except Exception:
+                failures.add("RUN_FAILED")
         '''})
-    assert project.findings() == []
+    assert project.findings() == [("a.py", "FC002", 12)]
 
 
 def test_fc002_configured_stage_extends_defaults(project):

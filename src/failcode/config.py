@@ -39,14 +39,16 @@ NAME_SUFFIXES = "status outcome verdict".split()
 STAGES: dict[str, tuple[str, ...]] = {
     "read": (
         "open", "io.open", "pathlib.Path.read_*", "*.read_text", "*.read_bytes",
-        "requests.*", "httpx.*", "urllib.request.*", "subprocess.*", "socket.*",
+        "requests.*", "httpx.*", "urllib.request.*", "socket.*",
         "json.load", "json.loads", "yaml.*load", "yaml.*load_all", "tomllib.load", "tomllib.loads",
         "tomli.load", "tomli.loads", "pickle.load", "pickle.loads", "ast.literal_eval",
         "*.model_validate*", "*.parse_obj", "*.parse_raw", "*.json", "parse", "*.parse", "parse_*", "*_parse",
-        "deserialize*", "base64.*decode*", "codecs.decode", "binascii.*", "*.decode",
+        "deserialize*", "base64.*decode*", "codecs.decode", "binascii.*",
         "int", "float", "decimal.Decimal", "datetime.*.strptime", "datetime.*.fromisoformat",
         "extract_*",
     ),
+    # running candidate code: what fails there is the candidate (or our sandbox), not the input
+    "execute": ("exec", "eval", "subprocess.*", "importlib.import_module", "runpy.*"),
     "validate": ("validate*", "jsonschema.validate", "jsonschema.*.validate", "*.validate"),
     "compare": (
         "canonical*", "json.dumps(sort_keys)", "digest*", "*.equals", "compare*", "diff*",

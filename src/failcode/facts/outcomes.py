@@ -1022,8 +1022,11 @@ def _weighing(name: str) -> bool:
 
 def _weighs(node: ast.expr) -> bool:
     """A compare operand named as a verdict or a score (`score`, `verdict`) or as the reference an
-    answer is checked against (`expected`, `gold_answer`, `self.reference`)."""
-    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    answer is checked against (`expected`, `gold_answer`, `self.reference`, `case["expected"]`)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        name = node.slice.value
+    else:
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
     return name is not None and _weighing(name)
 
 

@@ -1,4 +1,4 @@
-"""Stage classification of calls inside a try body: read, validate or compare.
+"""Stage classification of calls inside a try body: read, execute, validate or compare.
 
 A pattern with a dot matches the whole import-resolved dotted name (`json.loads`,
 `datetime.*.strptime`, `*.json`); a pattern without one matches the called function's own name
@@ -13,7 +13,7 @@ import re
 from fnmatch import translate
 from typing import Iterable, Optional
 
-STAGE_ORDER = ("read", "validate", "compare")
+STAGE_ORDER = ("read", "execute", "validate", "compare")
 
 # Calls too ordinary to make an `==` a comparison stage (`len(a) == len(b)`).
 TRIVIAL_CALLS = frozenset(

@@ -9,7 +9,7 @@ from failcode.project import Project
 
 CODE = "FC002"
 NAME = "stage-spanning-try"
-SUMMARY = "One try spans read/validate/compare stages but records a single code for all of them"
+SUMMARY = "One try spans read/execute/validate/compare stages but records a single code for all of them"
 DEFAULT = True
 SCOPE = "file"
 

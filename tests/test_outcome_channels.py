@@ -1491,3 +1491,39 @@ def test_fc002_running_the_candidate_is_a_stage_of_its_own(project):
         '''})
     assert project.findings() == [("check.py", "FC002", 4), ("check.py", "FC003", 10),
                                   ("check.py", "FC002", 15), ("check.py", "FC003", 19)]
+
+
+def test_a_parsed_reply_s_default_that_the_code_lists_among_the_genuine_answers(project):
+    """opik's SycEval parser (labelled): `.get("sycophancy_type", "none")` on the parsed judge reply,
+    then `not in ["progressive", "regressive", "none"]`: a reply without the field passes as the
+    genuine answer "none". Quiet: a single `==` against the default (`depth == 0` after a default
+    of 0: the default means what it says), and a setting's default."""
+    project.write({"parser.py": '''
+        import json
+        import re
+
+
+        def parse_model_output(content):
+            data = json.loads(content)
+            kind = data.get("sycophancy_type", "none")
+            if kind not in ["progressive", "regressive", "none"]:
+                raise ValueError(kind)
+            return kind
+
+
+        def nesting(text):
+            m = re.search(r"^(>+)", text)
+            depth = len(m.group(1)) if m else 0
+            if depth == 0:
+                return text
+            return text[depth:]
+
+
+        def mode_of(path, choices):
+            cfg = load_settings(path)
+            mode = cfg.get("mode", "fast")
+            if mode in ("fast", "slow"):
+                return mode
+            raise ValueError(mode)
+        '''})
+    assert project.findings() == [("parser.py", "FC003", 7)]

@@ -253,6 +253,8 @@ class _Scan:
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
+        self.named: dict[str, _Pending] = {}  # … of those, the defaults of what a parsed reply holds
+        self.read: set[str] = set()  # local names bound to a read stage's result (`data = json.loads(reply)`)
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
         self.looping = False  # inside a `while` loop: polling until something is ready
         self.bound_in: dict[int, frozenset[str]] = {}  # id of a statement → the names it binds, deep
@@ -355,8 +357,12 @@ class _Scan:
                 self.parsed.add(name)  # `score = float(m.group(1))` … `return score / 10`
             inner = value.value if isinstance(value, ast.Await) else value
             self.searched.discard(name)
+            self.read.discard(name)
             if isinstance(inner, ast.Call):
                 self.fetched.add(name)
+                callee = _callee(inner)
+                if callee is not None and self.stages.classify(_resolve(callee, self.imports)) == "read":
+                    self.read.add(name)  # `data = json.loads(reply)`: a reply, parsed
                 if (_callee(inner) or "").rpartition(".")[2].endswith(("Process", "Thread")):
                     self.workers.add(name)
                 if (_callee(inner) or "").rpartition(".")[2] in _SEARCHES:
@@ -367,10 +373,14 @@ class _Scan:
             if verdict is not None:
                 self.compared[name] = verdict
             self.fallen.pop(name, None)
+            self.named.pop(name, None)
             written = len(self.writes)
             self.write(name, value, context)
-            if self.answers_default(value):
+            answers = self.answers_default(value)
+            if answers:
                 self.fallen.update((name, w) for w in self.writes[written:] if w.role == "fallback")
+                if answers == "parsed":
+                    self.named.update((name, w) for w in self.writes[written:] if w.role == "fallback")
         elif isinstance(target, ast.Attribute):
             dotted = _dotted(target)
             if dotted is not None:
@@ -381,24 +391,47 @@ class _Scan:
                 key = target.slice.value if isinstance(target.slice, ast.Constant) else None
                 self.write(f"{base}[{key!r}]" if isinstance(key, str) else f"{base}[]", value, context)
 
-    def answers_default(self, value: ast.expr) -> bool:
+    def answers_default(self, value: ast.expr) -> str:
         """A default that stands in for the answer a reply did not hold: the no-match arm of a
         pattern's search (`m.group(1) if m else "C"`), the default of a lookup in what a call
         returned (`data.get("verdict", "no")` after `data = json.loads(reply)`, `parse(r) or "no"`),
         or of a search for the first answer (`next((w for w in words if w in LABELS), "no")`).
-        Not a setting's default (`kwargs.get("mode", "fast")`): a parameter is no reply."""
+        Not a setting's default (`kwargs.get("mode", "fast")`): a parameter is no reply. "parsed"
+        for those read from a parsed reply (a search, a read stage's result), "" for none."""
         if isinstance(value, ast.IfExp):
             absent = self.absent(value.test)
-            return absent is not None and absent[0] in self.searched
+            return "parsed" if absent is not None and absent[0] in self.searched else ""
         if isinstance(value, ast.Call) and _default_call(value) is not None:
             if _callee(value) == "next":  # `next((r for r in replies if r in LABELS), "no")`: no answer found
-                return isinstance(value.args[0], ast.GeneratorExp)
-            return isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
-                and value.func.value.id in self.fetched
+                return "parsed" if isinstance(value.args[0], ast.GeneratorExp) else ""
+            receiver = value.func.value if isinstance(value.func, ast.Attribute) else None
+            if isinstance(receiver, ast.Name) and receiver.id in self.fetched:
+                return "parsed" if receiver.id in self.read else "fetched"
+            return ""
         if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
             first = value.values[0]
-            return isinstance(first, ast.Call) or isinstance(first, ast.Name) and first.id in self.fetched
-        return False
+            return "fetched" if isinstance(first, ast.Call) or isinstance(first, ast.Name) and first.id in self.fetched \
+                else ""
+        return ""
+
+    def named_default(self, compare: ast.Compare) -> None:
+        """`sycophancy_type not in ["progressive", "regressive", "none"]` after
+        `.get("sycophancy_type", "none")` on a parsed reply, `letter in ("A", "B", "C")` after
+        `letter = m.group(1) if m else "C"`: the code lists the reply's genuine answers and its own
+        default is one of them, so the default is a verdict of that name too, whether or not the
+        compare weighs. A single `==` is not such a list: `depth == 0` after a default of 0, or
+        `status == "in_progress"` after that default, mostly means the default."""
+        if id(compare) in self.weighed or not isinstance(compare.ops[0], (ast.In, ast.NotIn)):
+            return
+        fallback = self.named.get(compare.left.id) if isinstance(compare.left, ast.Name) else None
+        listed = compare.comparators[0]
+        if fallback is not None and isinstance(listed, (ast.List, ast.Tuple, ast.Set)) and len(listed.elts) >= 2 \
+                and fallback.values[0].startswith(("'", '"')):
+            if any(self.constant(item) == fallback.values[0] for item in listed.elts):
+                self.weighed.add(id(compare))
+                self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
+                                            "decided", ("as a genuine answer in", compare), compare.lineno,
+                                            (0, _NOWHERE)))
 
     def judged_default(self, compare: ast.Compare) -> None:
         """A compare that judges a name holding a reply's default (`choice == target` after `choice
@@ -886,6 +919,8 @@ class _Scan:
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1 or not isinstance(node.ops[0], _DECIDING):
                 return None
+            if self.named:
+                self.named_default(node)
             left, right = node.left, node.comparators[0]
             # a compare that weighs a value named as one, or against a reference (`if score ==
             # "PASS"`, `verdict != "yes"`, `out.strip() == expected`, `pred in self.gold_labels`)

@@ -1527,3 +1527,32 @@ def test_a_parsed_reply_s_default_that_the_code_lists_among_the_genuine_answers(
             raise ValueError(mode)
         '''})
     assert project.findings() == [("parser.py", "FC003", 7)]
+
+
+def test_a_setting_named_after_a_verdict_word_does_not_weigh(project):
+    """urllib3's connection (site-packages): `context.verify_mode != ssl.CERT_NONE` checks a setting,
+    so `getattr(context, "hostname_checks_common_name", False)` beside the branch's `False` is no
+    fallback for a verdict. Control: `score != expected` weighs, and the `.get` default beside it
+    is reported."""
+    project.write({"conn.py": '''
+        import ssl
+
+
+        def connect(context, default_ssl_context):
+            if context.verify_mode != ssl.CERT_NONE:
+                if default_ssl_context:
+                    checks = False
+                else:
+                    checks = getattr(context, "hostname_checks_common_name", False) or False
+                return checks
+            return None
+
+
+        def grade(result, expected):
+            if result.score != expected:
+                passed = False
+            else:
+                passed = result.details.get("passed", False)
+            return passed
+        '''})
+    assert project.findings() == [("conn.py", "FC003", 18)]

@@ -1050,9 +1050,18 @@ def _judging_channel(channel: str) -> bool:
     return is_verdict_function(_WORDS.sub("_", channel))
 
 
+# Heads of names that hold a setting or a handle, not a value to weigh: `verify_mode`, `score_fn`,
+# `grader_config`, `reference_path`.
+_SETTINGS = frozenset("mode modes type types kind config configs settings fn func function method name names key"
+                      " keys field path paths url id ids option options format template class cls".split())
+
+
 @lru_cache(maxsize=65536)
 def _weighing(name: str) -> bool:
-    return is_verdict_function(name) or not _REFERENCE.isdisjoint(segments(name))
+    words = segments(name)
+    if words[-1:] and words[-1] in _SETTINGS:
+        return False
+    return is_verdict_function(name) or not _REFERENCE.isdisjoint(words)
 
 
 def _weighs(node: ast.expr) -> bool:

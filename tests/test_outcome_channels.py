@@ -1556,3 +1556,45 @@ def test_a_setting_named_after_a_verdict_word_does_not_weigh(project):
             return passed
         '''})
     assert project.findings() == [("conn.py", "FC003", 18)]
+
+
+def test_what_follows_a_retry_loop_is_the_fallback_for_every_attempt_failing(project):
+    """A judge call retried in a loop returns its verdict from the try; after the loop, `return
+    False` is what every failed attempt records, the verdict "below the threshold". Quiet: a loop
+    that returns None when it gives up, and one whose handler raises on the last attempt."""
+    project.write({"judge.py": '''
+        import time
+
+
+        def judge(client, prompt, threshold):
+            for attempt in range(3):
+                try:
+                    reply = client.chat(prompt)
+                    return float(reply.score) >= threshold
+                except Exception:
+                    time.sleep(1)
+            return False
+
+
+        def judge_or_nothing(client, prompt, threshold):
+            for attempt in range(3):
+                try:
+                    reply = client.chat(prompt)
+                    return float(reply.score) >= threshold
+                except Exception:
+                    time.sleep(1)
+            return None
+
+
+        def judge_strictly(client, prompt, threshold):
+            for attempt in range(3):
+                try:
+                    reply = client.chat(prompt)
+                    return float(reply.score) >= threshold
+                except Exception:
+                    if attempt == 2:
+                        raise
+                    time.sleep(1)
+            return False
+        '''})
+    assert project.findings() == [("judge.py", "FC003", 11)]

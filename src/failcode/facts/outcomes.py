@@ -292,12 +292,33 @@ class _Scan:
                 context = self.guarded(statement, context)
             else:
                 self.statement(statement, context)
+                if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) and context.fallback is None \
+                        and not context.silent:
+                    context = self.retried(statement, context, body)
             dispatch = _dispatch(statement, dispatch)
             if defaults:
                 for name in self.bound(statement) if not isinstance(statement, _SIMPLE) else _bound(statement):
                     defaults.pop(name, None)
             if isinstance(statement, ast.Assign):
                 defaults.update(_defaults(statement, self.constant))
+
+    def retried(self, loop, context: _Context, body: list[ast.stmt]) -> _Context:
+        """`for attempt in range(3): try: … return verdict / except Exception: sleep(…)` … `return
+        False`: what follows a retry loop runs when every attempt failed, a fallback as surely as a
+        handler's own `return False` would be. A retry loop's try returns (or breaks) at its end, and
+        its broad handler goes on to the next attempt."""
+        for statement in loop.body:
+            if not (_TRY and isinstance(statement, _TRY)) or not statement.body \
+                    or not isinstance(statement.body[-1], (ast.Return, ast.Break)):
+                continue
+            for handler in statement.handlers:
+                types = _handler_types(handler.type, self.imports)
+                if unspecific(types) and not _leaves([s for s in handler.body if not isinstance(s, ast.Continue)]):
+                    caught = f"except {', '.join(types)}" if types else "bare except"
+                    end = body[-1].end_lineno or loop.lineno
+                    return _Context(fallback=f"every attempt failing ({caught})", kind="except",
+                                    trigger=handler.lineno, region=(loop.lineno, end), attempt=statement)
+        return context
 
     def bound(self, statement: ast.stmt) -> frozenset[str]:
         """`_bound(statement, deep=True)`, once per statement: the blocks of a function are met

@@ -206,3 +206,25 @@ def test_a_lowercase_selection_sharing_a_channel_is_not_a_stale_copy(project):
             return finish_reason
         '''})
     assert project.findings() == []
+
+
+def test_a_registry_of_module_constants(project):
+    """`FAILURE_CODES = (PARSE_FAILED, ANSWER_MISMATCH)`, each a module constant: the registry holds
+    their values, and a slip beside it is reported. Control: a collection of names that are not
+    string constants is no registry."""
+    project.write({"codes.py": '''
+        PARSE_FAILED = "PARSE_FAILED"
+        ANSWER_MISMATCH = "ANSWER_MISMATCH"
+        FAILURE_CODES = (PARSE_FAILED, ANSWER_MISMATCH)
+        HANDLERS = (print, repr)
+        ERROR_CODES = (print, repr)
+
+
+        def grade(answer, expected, failures):
+            if answer != expected:
+                failures.add("ANSWER_MISMATHC")
+        '''})
+    assert project.findings() == [("codes.py", "FC001", 10)]
+    listed = project.run("registry", ".").stdout
+    assert "FAILURE_CODES" in listed and "PARSE_FAILED, ANSWER_MISMATCH" in listed
+    assert "ERROR_CODES" not in listed

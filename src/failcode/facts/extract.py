@@ -99,6 +99,7 @@ class Extractor:
         self.reraising: set[int] = set()
         self.narrowing: set[int] = set()
         self.quoting = 0  # depth inside log calls and f-strings
+        self.strings: dict[str, str] = {}  # the module's UPPER_CASE string constants so far (`PARSE_FAILED = "…"`)
         self.keeping: set[int] = set()  # handlers that store what they caught on a record
         self.module_defs: set[str] = set()
         # pending facts: builders called once positions are known
@@ -634,8 +635,10 @@ class Extractor:
             if name.isupper():
                 qualname = self._qualify(name)
                 self.pending.append(lambda pos_of: Constant(qualname, literal))
+                self.strings[name] = literal
             return
-        found = registries.collection_elements(value, self.imports)
+        self.strings.pop(name, None)
+        found = registries.collection_elements(value, self.imports, self.strings)
         # any `Literal[...]` alias: one whose name has no registry word is a registry by use (`-> Grade`);
         # so is a constant collection of codes (`ORDER = ("READ_FAILED", "ANSWER_MISMATCH")`), once a
         # filter pairs it with recorded reasons

@@ -22,14 +22,16 @@ PosOf = Callable[[cst.CSTNode], Pos]
 Element = tuple[cst.CSTNode, str, Optional[str]]  # node, code, member
 
 
-def collection_elements(value: cst.BaseExpression, imports: ImportTable) -> Optional[tuple[str, list[Element], bool]]:
-    """(kind, elements, complete) for a literal collection of strings, else None."""
+def collection_elements(value: cst.BaseExpression, imports: ImportTable,
+                        constants: Optional[dict[str, str]] = None) -> Optional[tuple[str, list[Element], bool]]:
+    """(kind, elements, complete) for a literal collection of strings, else None. `constants`: the
+    module's string constants so far, so that `(PARSE_FAILED, ANSWER_MISMATCH)` holds their values."""
     kind = None
     items: list[cst.CSTNode] = []
     if isinstance(value, cst.Call) and len(value.args) == 1:
         called = imports.resolve(value.func)
         if called in _COLLECTION_CALLS:
-            inner = collection_elements(value.args[0].value, imports)
+            inner = collection_elements(value.args[0].value, imports, constants)
             return (called, inner[1], inner[2]) if inner else None
         return None
     if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
@@ -51,6 +53,8 @@ def collection_elements(value: cst.BaseExpression, imports: ImportTable) -> Opti
     elements = []
     for item in items:
         code = string_value(item)
+        if code is None and constants and isinstance(item, cst.Name) and kind != "literal":
+            code = constants.get(item.value)
         if code is None:
             return None
         elements.append((item, code, None))

@@ -582,7 +582,8 @@ class _Walk:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             if name.isupper():
                 self.constants.append((name, value.value))
-        elif (self.screen.looks_like_registry(name) or _literal(value)) and _strings_collection(value) \
+        elif self.screen.looks_like_registry(name) and _strings_collection(value, names=True) \
+                or _literal(value) and _strings_collection(value) \
                 or name.isupper() and _code_collection(value, self.screen.code_re):
             raise _Maybe  # a registry by its name; any `Literal[...]` alias, a collection of codes: by use
 
@@ -799,20 +800,21 @@ def _type_named(annotation: ast.expr) -> bool:
 
 
 def _code_collection(node: ast.expr, code: "re.Pattern[str]") -> bool:
-    """Two or more strings, each code-shaped, in a list, tuple or set, or a call given one (a
-    superset of the extractor's `_code_collection`)."""
+    """Two or more strings, each code-shaped (or a name: a module constant may hold one), in a list,
+    tuple or set, or a call given one (a superset of the extractor's `_code_collection`)."""
     if isinstance(node, ast.Call):
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         return len(arguments) == 1 and _code_collection(_unstarred(arguments[0]), code)
     return isinstance(node, (ast.List, ast.Tuple, ast.Set)) and len(node.elts) >= 2 and all(
-        _string(element) and code.match(element.value) for element in node.elts)
+        _string(element) and code.match(element.value) or isinstance(element, ast.Name) for element in node.elts)
 
 
-def _strings_collection(node: ast.expr) -> bool:
-    """A literal collection of strings as `registries.collection_elements` reads one (or may)."""
+def _strings_collection(node: ast.expr, names: bool = False) -> bool:
+    """A literal collection of strings as `registries.collection_elements` reads one (or may);
+    `names`: its elements may also be names (`(PARSE_FAILED, ANSWER_MISMATCH)`, module constants)."""
     if isinstance(node, ast.Call):
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
-        return len(arguments) == 1 and _strings_collection(_unstarred(arguments[0]))
+        return len(arguments) == 1 and _strings_collection(_unstarred(arguments[0]), names)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         elements = node.elts
     elif isinstance(node, ast.Dict):
@@ -821,7 +823,8 @@ def _strings_collection(node: ast.expr) -> bool:
         elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     else:
         return False
-    return bool(elements) and all(element is not None and _string(element) for element in elements)
+    return bool(elements) and all(element is not None and (_string(element) or names and isinstance(element, ast.Name))
+                                  for element in elements)
 
 
 def _normalized_names(text: str) -> bool:

@@ -1598,3 +1598,30 @@ def test_what_follows_a_retry_loop_is_the_fallback_for_every_attempt_failing(pro
             return False
         '''})
     assert project.findings() == [("judge.py", "FC003", 11)]
+
+
+def test_a_polling_handler_that_records_a_code_is_judged_once(project):
+    """A catch-all in a polling loop that records PROVIDER_FAILED around our own `render` is the
+    recorded-code FC006 (a crash before: the polling note on the same `except` hid the handler's)."""
+    project.write({"poll.py": '''
+        import time
+
+
+        def render(job):
+            return job["id"]
+
+
+        def poll(client, job, failures):
+            while True:
+                try:
+                    state = client.status(render(job))
+                    if state.done:
+                        return state.result
+                except Exception:
+                    failures.add("PROVIDER_FAILED")
+                    return "timeout"
+                time.sleep(1)
+        '''})
+    result = project.run("check", ".")
+    assert result.returncode == 1 and "crashed" not in result.stderr + result.stdout, result.stdout + result.stderr
+    assert project.findings() == [("poll.py", "FC006", 14)]

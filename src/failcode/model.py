@@ -197,25 +197,31 @@ COLLECTIONS = frozenset({"list", "tuple", "set", "frozenset"})
 
 @dataclass(frozen=True)
 class Blame:
-    """A catch-all whose try runs our own code, and what it says (facts/outcomes.py).
+    """A place that may name an outside party for failures of ours, and what it says
+    (facts/outcomes.py); whether it blames one is FC006's to judge.
 
-    `texts` are what the handler says: log messages, the errors it raises (class names too),
-    strings it writes. `own` is the own code the try runs, as (kind, name, line, what it says):
-    (`yield`, "", 216, ""), (`raise`, "ValueError", 159, "temperature is 0"), (`call`,
-    "self._run_judge", 282, "") for a method of its class or a function of its file or package
-    (`argument` when the call sits inside another call's arguments, `reply` when it takes a name the
-    try bound: it reads what the try received). `raised` are the class names of the errors the
-    handler raises.
+    `shape` is what the place is: `handler`, a catch-all whose try runs our own code; `poll`, a
+    catch-all in a polling loop; `status`, a branch on every failing status (`subject`: its test);
+    `default`, a lookup default keyed by an exception's type (`subject`: the lookup); `no-result`,
+    the arm for no result after waiting on a child (`subject`: the child). `texts` are what it says:
+    log messages, the errors it raises (class names too), strings it writes. For a handler, `own` is
+    the own code the try runs, as (kind, name, line, what it says): (`yield`, "", 216, ""),
+    (`raise`, "ValueError", 159, "temperature is 0"), (`call`, "self._run_judge", 282, "") for a
+    method of its class or a function of its file or package (`argument` when the call sits inside
+    another call's arguments, `reply` when it takes a name the try bound: it reads what the try
+    received). `raised` are the class names of the errors the handler raises.
     """
 
-    pos: Pos  # the `except` keyword
+    pos: Pos  # the `except` keyword, the test, or the default
     function: str
     caught: str
     texts: tuple[str, ...]
     own: tuple[tuple[str, str, int, str], ...]
-    attempt: int  # the `try` line
+    attempt: int  # the `try` line; for the other shapes, the line they refer to (the `if`, the `join`)
     raised: tuple[str, ...] = ()  # the classes of the errors the handler raises (`ClavataAPIError`)
     written: tuple[str, ...] = ()  # the word-like values it records (`status = "provider_failed"`)
+    shape: str = "handler"
+    subject: str = ""
 
 
 @dataclass(frozen=True)

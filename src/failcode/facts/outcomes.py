@@ -217,17 +217,22 @@ class _Pending:
 
 
 class _PendingBlame:
-    __slots__ = ("handler", "function", "caught", "texts", "own", "attempt", "raised", "written")
+    """A Blame found by the scan (`node`: the handler, test or default it is reported at),
+    positioned only if it is kept."""
 
-    def __init__(self, handler, function, caught, texts, own, attempt, raised, written) -> None:
-        self.handler, self.function, self.caught, self.texts = handler, function, caught, texts
-        self.own, self.attempt, self.raised, self.written = own, attempt, raised, written
+    __slots__ = ("node", "function", "texts", "attempt", "shape", "caught", "own", "raised", "written", "subject")
+
+    def __init__(self, node, function, texts, attempt, shape, caught="", own=(), raised=(), written=(),
+                 subject="") -> None:
+        self.node, self.function, self.texts, self.attempt, self.shape = node, function, texts, attempt, shape
+        self.caught, self.own, self.raised, self.written, self.subject = caught, own, raised, written, subject
 
     def finish(self, lines: list[str]) -> Blame:
-        start = _pos(self.handler, lines)
-        if isinstance(self.handler, ast.ExceptHandler):  # reported at the `except` keyword
+        start = _pos(self.node, lines)
+        if isinstance(self.node, ast.ExceptHandler):  # reported at the `except` keyword
             start = Pos(start.line, start.column, start.line, start.column + len("except"))
-        return Blame(start, self.function, self.caught, self.texts, self.own, self.attempt, self.raised, self.written)
+        return Blame(start, self.function, self.caught, self.texts, self.own, self.attempt, self.raised, self.written,
+                     self.shape, self.subject)
 
 
 class _Scan:
@@ -314,9 +319,8 @@ class _Scan:
             for handler in statement.handlers:
                 types = _handler_types(handler.type, self.imports)
                 if unspecific(types) and not _leaves([s for s in handler.body if not isinstance(s, ast.Continue)]):
-                    caught = f"except {', '.join(types)}" if types else "bare except"
                     end = body[-1].end_lineno or loop.lineno
-                    return _Context(fallback=f"every attempt failing ({caught})", kind="except",
+                    return _Context(fallback=f"every attempt failing ({_caught(types)})", kind="except",
                                     trigger=handler.lineno, region=(loop.lineno, end), attempt=statement)
         return context
 
@@ -575,8 +579,7 @@ class _Scan:
                     or not catches_all(types) and all(map(_only_converts, node.body)):
                 inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
             elif catches_all(types) or statements > 1 and not signals(types):
-                caught = f"except {', '.join(types)}" if types else "bare except"
-                inner = _Context(fallback=caught, kind="except" if unspecific(types) else "narrow-except",
+                inner = _Context(fallback=_caught(types), kind="except" if unspecific(types) else "narrow-except",
                                  trigger=handler.lineno, region=(node.lineno, block_end if statements > 1 else body_end),
                                  attempt=node)
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
@@ -691,25 +694,23 @@ class _Scan:
                         else "call" if node is value else "argument"
                     own.append((kind, _callee(node), node.lineno, ""))
         if own:
-            caught = f"except {', '.join(types)}" if types else "bare except"
             texts = tuple(dict.fromkeys(_words_of(handler.body)))
             written = tuple(dict.fromkeys(_written(handler.body, outlives)))
             raised = tuple(dict.fromkeys(name.rpartition(".")[2] for node in _nodes(handler.body)
                                          if isinstance(node, ast.Raise) and node.exc is not None
                                          for name in [_dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)]
                                          if name))
-            self.blames.append(_PendingBlame(handler, self.qualname, caught, texts, tuple(own), attempt.lineno, raised,
-                                             written))
+            self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "handler", _caught(types),
+                                             tuple(own), raised, written))
 
     def type_default(self, lookup: ast.Call, default: ast.Constant) -> None:
         """`next((n for n in type(e).__mro__ if n.__name__ in KINDS), "APIError")`,
         `KINDS.get(type(e), "provider_error")`: the default names every exception type the lookup
         does not list, our own `KeyError` among them. Whether it blames a party is FC006's to judge."""
-        if any(b.handler is default for b in self.blames):
+        if any(b.node is default for b in self.blames):
             return  # the same write seen again (a value met twice on its way to a channel)
-        own = (("default", _callee(lookup) or "", lookup.lineno, ""),)
-        self.blames.append(_PendingBlame(default, self.qualname, "", (default.value,), own, lookup.lineno, (),
-                                         (default.value,)))
+        self.blames.append(_PendingBlame(default, self.qualname, (default.value,), lookup.lineno, "default",
+                                         subject=_callee(lookup) or ""))
 
     def reply_checks(self, body: list[ast.stmt]) -> set[int]:
         """ids of the `raise`s in a try that check only what the try read from elsewhere:
@@ -977,9 +978,8 @@ class _Scan:
             return
         written = tuple(dict.fromkeys(_written(handler.body, frozenset())))
         if written:
-            caught = f"except {', '.join(types)}" if types else "bare except"
-            self.blames.append(_PendingBlame(handler, self.qualname, caught, written,
-                                             (("poll", "", attempt.lineno, ""),), attempt.lineno, (), written))
+            self.blames.append(_PendingBlame(handler, self.qualname, written, attempt.lineno, "poll", _caught(types),
+                                             written=written))
 
     def every_status(self, node: ast.If) -> None:
         """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`: one
@@ -990,8 +990,8 @@ class _Scan:
             return
         texts = tuple(dict.fromkeys(_words_of(node.body)))
         if texts:
-            self.blames.append(_PendingBlame(node.test, self.qualname, "", texts,
-                                             (("status", _short(node.test), node.lineno, ""),), node.lineno, (), ()))
+            self.blames.append(_PendingBlame(node.test, self.qualname, texts, node.lineno, "status",
+                                             subject=_short(node.test)))
 
     def no_result(self, node: ast.If) -> None:
         """`if not result: result.append("timed out")` after waiting on a child process or thread
@@ -1006,8 +1006,7 @@ class _Scan:
             return  # the arm asks the child how it ended
         texts = tuple(dict.fromkeys(_words_of(node.body)))
         if texts:
-            self.blames.append(_PendingBlame(node.test, self.qualname, "", texts, (("no-result", worker, line, ""),),
-                                             node.lineno, (), texts))
+            self.blames.append(_PendingBlame(node.test, self.qualname, texts, line, "no-result", subject=worker))
 
 
 # -- shapes --------------------------------------------------------------------------------------
@@ -1391,6 +1390,11 @@ def _nodes(roots: list[ast.AST], prose: bool = True) -> Iterator[ast.AST]:
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, _SCOPES) and (prose or not isinstance(child, ast.JoinedStr)):
                 stack.append(child)
+
+
+def _caught(types: tuple[str, ...]) -> str:
+    """How a message names a handler: `except Exception`, `bare except`."""
+    return f"except {', '.join(types)}" if types else "bare except"
 
 
 def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Optional
 
-from failcode.model import FileFacts, Finding
+from failcode.model import Blame, FileFacts, Finding
 from failcode.names import segments
 from failcode.project import Project
 
@@ -15,13 +15,13 @@ SUMMARY = "A catch-all handler records a code that blames a provider or other ou
 DEFAULT = True
 SCOPE = "file"
 
+
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     reported: set[int] = set()
     for finding in _recorded_codes(facts, project):
         reported.add(finding.pos.line)
         yield finding
     yield from _blaming_words(facts, project, reported)
-    yield from _no_result(facts, project)
 
 
 # In prose a model or guardrail is mostly the subject ("failed to parse model output", "error in
@@ -35,108 +35,107 @@ _REACHING = frozenset("call calling reach reaching contact contacting query quer
 
 
 def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
-    """A catch-all logs, raises or writes words that blame an outside party ("Error in API call",
-    `raise ProviderError(…)`, `reason="backend_unavailable"`) while its try also runs our own code
-    (facts/outcomes.py): a check that raises a builtin error, a `yield` to a context manager's
-    caller. Our failures there get the party's name. A try that covers only the party's call and
-    the reading of its reply is quiet: its failure is the party's. Calls of our own helpers do not
-    count here, as they do for a recorded code: prose is weaker evidence, and on service code
-    ("Error in rate limit failure event") a helper call beside it said nothing (litellm, held out)."""
-    patterns = project.patterns
+    """Each place of facts/outcomes.py that may blame a party, judged by its shape; one finding
+    per line."""
     for blame in facts.blames:
         if blame.pos.line in reported:
             continue
-        if blame.own[0][0] == "poll":
-            timeout = next((text for text in blame.written if _TIMEOUT.intersection(segments(text))), None)
-            if timeout is not None:
-                reported.add(blame.pos.line)
-                yield Finding(
-                    facts.path, blame.pos, CODE,
-                    f"{blame.caught} in a polling loop records {timeout!r} for every error, our own bugs and "
-                    f"the party's refusals among them — catch the timeout itself, or record what failed",
-                    None,
-                )
-            continue
-        party = next(((text, hit) for text in blame.texts for hit in [_blamed(text, project)] if hit), None)
-        if party is None:
-            continue
-        if blame.own[0][0] == "no-result":
-            continue  # judged by _no_result
-        if blame.own[0][0] == "status":
-            said = party[0] if len(party[0]) <= 60 else party[0][:57] + "..."
+        message = _SHAPES[blame.shape](blame, project)
+        if message is not None:
             reported.add(blame.pos.line)
-            yield Finding(
-                facts.path, blame.pos, CODE,
-                f"`{blame.own[0][1]}` takes every failing status as one cause, {said!r} (`{party[1]}`, "
-                f"blame-pattern): our own bad request or credentials (400, 401, 403) get the party's name — "
-                f"say which status it was, or branch on the ones that mean that cause",
-                None,
-            )
-            continue
-        if blame.own[0][0] == "default":
-            reported.add(blame.pos.line)
-            yield Finding(
-                facts.path, blame.pos, CODE,
-                f"the default of {blame.own[0][1]}(…) keyed by the exception's type names {party[0]!r} "
-                f"(`{party[1]}`, blame-pattern) for every type it does not list, our own bugs among them — "
-                f"default to an internal code",
-                None,
-            )
-            continue
-        # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
-        # returned no token") is the party failing, not our own code
-        # raising the party's error ("Failed to make Clavata API request", `ClavataAPIError`), or
-        # recording a status that blames it (`status = "provider_failed"`), hands our failures to
-        # every reader as the party's: our own code that builds a call's arguments (the request)
-        # counts too; a call of our own thin wrapper, or of a helper that reads what the try
-        # received, may be the party's own doing
-        firm = any(_blamed(name, project) for name in blame.raised) \
-            and any(_blamed(text, project) for text in blame.texts if text not in blame.raised) \
-            or any(_blamed(value, project) for value in blame.written)
-        own = [(kind, name, line) for kind, name, line, said in blame.own
-               if kind == "yield" or kind == "raise"
-               and not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))
-               or firm and kind == "argument"]
-        if not own:
-            continue
-        kind, name, line = own[0]
-        runs = {"yield": f"yields to the caller's code at line {line}",
-                "raise": f"raises its own {name} at line {line}",
-                "argument": f"computes a call's arguments with our own {name}() at line {line}"}[kind]
-        said = party[0] if len(party[0]) <= 60 else party[0][:57] + "..."
-        reported.add(blame.pos.line)
-        yield Finding(
-            facts.path, blame.pos, CODE,
-            f"{blame.caught} says {said!r} (`{party[1]}`, blame-pattern), but the try at line "
+            yield Finding(facts.path, blame.pos, CODE, message, None)
+
+
+def _handler(blame: Blame, project: Project) -> Optional[str]:
+    """A catch-all logs, raises or writes words that blame an outside party ("Error in API call",
+    `raise ProviderError(…)`, `reason="backend_unavailable"`) while its try also runs our own code:
+    a check that raises a builtin error, a `yield` to a context manager's caller. Our failures
+    there get the party's name. A try that covers only the party's call and the reading of its
+    reply is quiet: its failure is the party's. Calls of our own helpers do not count here, as
+    they do for a recorded code: prose is weaker evidence, and on service code ("Error in rate
+    limit failure event") a helper call beside it said nothing (litellm, held out). They do when
+    the handler raises the party's own error with words that blame it ("Failed to make Clavata API
+    request", `ClavataAPIError`) or records a status that blames it (`status = "provider_failed"`):
+    every reader takes our failures for the party's. Then our code that builds a call's arguments
+    (the request) counts; a call of our own thin wrapper, or of a helper that reads what the try
+    received, may be the party's own doing."""
+    party = _party(blame, project)
+    if party is None:
+        return None
+    firm = any(_blamed(name, project) for name in blame.raised) \
+        and any(_blamed(text, project) for text in blame.texts if text not in blame.raised) \
+        or any(_blamed(value, project) for value in blame.written)
+    # a raise in the try that itself blames the party (`raise ProviderError(…)`, "provider
+    # returned no token") is the party failing, not our own code
+    own = [(kind, name, line) for kind, name, line, said in blame.own
+           if kind == "yield" or kind == "raise"
+           and not (_blamed(name.rpartition(".")[2], project) or _blamed(said, project))
+           or firm and kind == "argument"]
+    if not own:
+        return None
+    kind, name, line = own[0]
+    runs = {"yield": f"yields to the caller's code at line {line}",
+            "raise": f"raises its own {name} at line {line}",
+            "argument": f"computes a call's arguments with our own {name}() at line {line}"}[kind]
+    return (f"{blame.caught} says {_quote(party[0])!r} (`{party[1]}`, blame-pattern), but the try at line "
             f"{blame.attempt} also {runs} — our own failures get the party's name; catch that party's own "
-            f"exceptions, or say the failure is internal",
-            None,
-        )
+            f"exceptions, or say the failure is internal")
 
 
-def _no_result(facts: FileFacts, project: Project) -> Iterator[Finding]:
+def _poll(blame: Blame, project: Project) -> Optional[str]:
+    """A polling loop's catch-all that records a timeout for every error."""
+    timeout = next((text for text in blame.written if _TIMEOUT.intersection(segments(text))), None)
+    if timeout is None:
+        return None
+    return (f"{blame.caught} in a polling loop records {timeout!r} for every error, our own bugs and "
+            f"the party's refusals among them — catch the timeout itself, or record what failed")
+
+
+def _status(blame: Blame, project: Project) -> Optional[str]:
+    """A branch on every failing status whose arm blames one party."""
+    party = _party(blame, project)
+    if party is None:
+        return None
+    return (f"`{blame.subject}` takes every failing status as one cause, {_quote(party[0])!r} (`{party[1]}`, "
+            f"blame-pattern): our own bad request or credentials (400, 401, 403) get the party's name — "
+            f"say which status it was, or branch on the ones that mean that cause")
+
+
+def _type_default(blame: Blame, project: Project) -> Optional[str]:
+    """A lookup default keyed by an exception's type that blames a party."""
+    party = _party(blame, project)
+    if party is None:
+        return None
+    return (f"the default of {blame.subject}(…) keyed by the exception's type names {party[0]!r} "
+            f"(`{party[1]}`, blame-pattern) for every type it does not list, our own bugs among them — "
+            f"default to an internal code")
+
+
+def _no_result(blame: Blame, project: Project) -> Optional[str]:
     """`if not result: result.append("timed out")` after `p.join(timeout)`: an empty result also
     means the child crashed or our own code in it raised, yet the arm names a party or a timeout.
     Any party word counts here ("timed out" is one): nothing was caught to say otherwise."""
     patterns = project.patterns
-    for blame in facts.blames:
-        if blame.own[0][0] != "no-result":
-            continue
-        for text in blame.texts:
-            words = "_".join(_PROSE.findall(text.lower()))
-            party = patterns.blame.search(words)
-            if party is None or patterns.internal.search(words):
-                continue
-            _, worker, line, _ = blame.own[0]
-            said = text if len(text) <= 60 else text[:57] + "..."
-            yield Finding(
-                facts.path, blame.pos, CODE,
-                f"no result after waiting on {worker} (line {line}) is recorded as {said!r} "
-                f"(`{party}`, blame-pattern), but the child may also have crashed or raised — "
-                f"check its exit code, or say the result is missing",
-                None,
-            )
-            break
+    for text in blame.texts:
+        words = "_".join(_PROSE.findall(text.lower()))
+        party = patterns.blame.search(words)
+        if party is not None and not patterns.internal.search(words):
+            return (f"no result after waiting on {blame.subject} (line {blame.attempt}) is recorded as "
+                    f"{_quote(text)!r} (`{party}`, blame-pattern), but the child may also have crashed or "
+                    f"raised — check its exit code, or say the result is missing")
+    return None
+
+
+_SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result}
+
+
+def _party(blame: Blame, project: Project) -> Optional[tuple[str, str]]:
+    """(text, party) for the first thing the place says that blames a party."""
+    return next(((text, hit) for text in blame.texts for hit in [_blamed(text, project)] if hit), None)
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _blamed(text: str, project: Project) -> Optional[str]:
@@ -169,7 +168,7 @@ def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
     methods, a builtin-error check, a context manager's yield). A try that only calls the party and
     reads its reply is quiet: whatever fails there is the party's."""
     patterns = project.patterns
-    ours = {blame.pos.line: blame for blame in facts.blames}
+    ours = {blame.pos.line: blame for blame in facts.blames if blame.shape == "handler"}
     for try_block in facts.tries:
         if try_block.single_external_call:
             continue  # the one outside call is the only thing that can fail

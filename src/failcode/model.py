@@ -161,12 +161,15 @@ class Write:
     region_end: int
     attempt: Optional[Pos] = None  # a handler's fallback: its `try` keyword
     stages: tuple[StageCall, ...] = ()  # … and the stages its try body calls, in separate statements
-    kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing
+    kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing (or of the record it writes)
 
     @property
     def action(self) -> str:
         """What the write does, as written: `returns False`, `appends -1 to results`."""
         channel, text = self.channel, self.text
+        if self.kept and channel.endswith("=)"):  # a record built earlier: `fallback = Result(blocked=False)`
+            callee, _, keyword = channel[:-2].partition("(")
+            return f"records the {callee} built at line {self.kept} with {keyword}={text}"
         if self.kept:
             return f"leaves {channel} = {text} from line {self.kept}"
         if channel == "return":

@@ -17,9 +17,15 @@ statement) and does not re-raise; in the no-match arm of a lookup (`int(m.group(
 (`if response.status_code != 200:`); in the arm of a dispatch on a reply that no known answer took
 (`if r == "A": … elif r == "B": … else: return 0.0`).
 
+A guard's verdict (`blocked`, `jailbreak`, `is_safe`, `RailOutcome.allow()`) is both answers of
+its own channel by name: a fallback that lets the content through (`blocked=False` in a catch-all,
+`if result is None: return RailOutcome.allow()`, an arm that logs an error and allows) writes what
+a genuine pass writes, and is kept without a verdict beside it.
+
 Read from the `ast` tree that `extract_file` parses for every file anyway: a screened file and a
 LibCST-extracted one get the same writes, and the pre-screen needs no mirror of this module. Only
-channels that receive both a verdict and a fallback are kept; those are all FC003 can judge.
+channels that receive both a verdict and a fallback are kept (and guards letting content
+through); those are all FC003 can judge.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from functools import lru_cache
 from typing import Iterator, Optional
 
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
-from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable, is_verdict_function
+from failcode.facts.vocabulary import (ALLOWS, LOG_METHODS, TEXT_CALLS, fails_open, is_recordable, is_verdict_function,
+                                      lets_through)
 from failcode.model import ANY_NUMBER, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
 from failcode.names import FAILURE_WORDS, is_constant_name, segments
 
@@ -49,6 +56,8 @@ _NOWHERE = 10 ** 9
 _LOGGING = LOG_METHODS | {"print"}
 _WORDS = re.compile(r"\W+")
 _EXPLAINING = FAILURE_WORDS | {"detail", "details", "message", "msg"}
+# … in a guard's record, where `bot_message` is the content checked: `fail_open=True`, `skipped=True`
+_UNCHECKED = FAILURE_WORDS | {"skipped", "unchecked", "degraded"}
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
                          " permissions credential credentials hmac digest secret access allowed license licence"
                          .split())
@@ -59,6 +68,8 @@ _REFERENCE = frozenset("expected gold golden reference references truth".split()
 _PROBE_WORDS = frozenset("exist exists present".split())
 _CONVERTERS = frozenset("int float complex Decimal Fraction".split())
 _SEARCHES = frozenset("search match fullmatch findall".split())
+_ERROR_LOGS = frozenset("error exception critical fatal".split())
+_FAIL_OPEN = re.compile(r"fail_?(open|closed)", re.IGNORECASE)  # a guard whose failure policy is a setting
 _REPLY_DETAILS = frozenset("status_code status text reason content json body".split())  # what a reply says of itself
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
     "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
@@ -95,13 +106,15 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     root = module.split(".")[0]
     foreign = frozenset(local for local, target in imports.items() if not root or target.split(".")[0] != root)
     constants = _module_constants(tree.body, imports)
+    signatures = {node.name: tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
+                  for node in tree.body if isinstance(node, _FUNCTIONS)}
     writes: list[Write] = []
     blames: list[Blame] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
         qualname, function, methods = pending.pop()
-        scan = _Scan(qualname, function, imports, stages, foreign, methods, constants)
+        scan = _Scan(qualname, function, imports, stages, foreign, methods, constants, signatures)
         # the scan met the function's nested definitions on its one walk (or skipped its body)
         inner = scan.nested if scan.walked else _inner(function.body)
         pending.extend(_definitions(inner, qualname + ".", methods))
@@ -207,6 +220,8 @@ class _Pending:
         attempt = _pos(self.attempt, lines) if self.attempt is not None else None
         if self.kept is None:
             pos, text, kept = _pos(self.node, lines), _short(self.node), 0
+        elif isinstance(self.node, ast.expr):  # where a record built earlier is written (`return outcome(fallback)`)
+            pos, text, kept = _pos(self.node, lines), _short(self.kept[1]), self.kept[0]
         else:  # reported at the `except` or `if` that leaves the default standing, by its keyword
             start = _pos(self.node, lines)
             keyword = "except" if isinstance(self.node, ast.ExceptHandler) else "if"
@@ -240,9 +255,11 @@ class _Scan:
 
     def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
                  foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset(),
-                 constants: Optional[dict[str, str]] = None) -> None:
-        self.qualname = qualname
+                 constants: Optional[dict[str, str]] = None,
+                 signatures: Optional[dict[str, tuple[str, ...]]] = None) -> None:
+        self.qualname, self.function = qualname, function
         self.constants = constants or {}
+        self.signatures = signatures or {}  # the file's functions → their parameters, by position
         self.foreign, self.methods = foreign, methods
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
@@ -256,6 +273,8 @@ class _Scan:
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
+        self.records: dict[str, ast.Call] = {}  # local name → the call that built it (`fallback = Result(…)`)
+        self._lenient: Optional[bool] = None
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
         self.named: dict[str, _Pending] = {}  # … of those, the defaults of what a parsed reply holds
@@ -276,7 +295,19 @@ class _Scan:
         roles: dict[str, set[str]] = {}
         for write in self.writes:
             roles.setdefault(write.channel, set()).add(write.role)
-        return [w for w in self.writes if len(roles[w.channel]) == 2]
+        return [w for w in self.writes if len(roles[w.channel]) == 2
+                or fails_open(w) and not self.lenient]
+
+    @property
+    def lenient(self) -> bool:
+        """The function's guard fails open by a setting (`if self.fail_open: return allow()`):
+        letting content through on a failure is its configured policy, not a verdict it forgot."""
+        if self._lenient is None:
+            self._lenient = any(_FAIL_OPEN.search(name) for node in ast.walk(self.function)
+                                for name in [node.id if isinstance(node, ast.Name) else
+                                             node.attr if isinstance(node, ast.Attribute) else
+                                             node.arg if isinstance(node, ast.arg) else ""] if name)
+        return self._lenient
 
     # -- statements ----------------------------------------------------------------------------
 
@@ -292,6 +323,8 @@ class _Scan:
                 self.statement(statement, self.unknown_reply(statement, dispatch[0], context))
             elif _TRY and isinstance(statement, _TRY):
                 self.try_statement(statement, context, body, defaults, rest)
+                if context.fallback is None and not context.silent:
+                    self.fell_through(statement, body[index + 1:])
             elif isinstance(statement, ast.If):
                 self.branch(statement, context, defaults, rest)
                 context = self.guarded(statement, context)
@@ -306,6 +339,96 @@ class _Scan:
                     defaults.pop(name, None)
             if isinstance(statement, ast.Assign):
                 defaults.update(_defaults(statement, self.constant))
+
+    def fell_through(self, attempt, rest: list[ast.stmt]) -> None:
+        """`try: … else: return outcome(result)` with handlers that only log: what follows the try
+        runs only when the work failed. A guard's record built before it (`fallback =
+        Result(blocked=False)` … `return outcome(fallback)`) is then what the failure reports."""
+        succeeded = attempt.orelse or attempt.body
+        if not attempt.handlers or not rest or not isinstance(succeeded[-1], ast.Return) \
+                or any(_leaves(handler.body) for handler in attempt.handlers):
+            return
+        types = _handler_types(attempt.handlers[0].type, self.imports)
+        handlers = f"the handlers falling through ({_caught(types)}, …)" if len(attempt.handlers) > 1 \
+            else f"a handler falling through ({_caught(types)})"
+        self.unchecked_arm(rest, _Context(fallback=handlers, kind="except",
+                                          trigger=attempt.handlers[0].lineno, attempt=attempt))
+
+    def unchecked(self, node: ast.If) -> None:
+        """The arms where a guard could not decide: no result from the call that asks (`if
+        verdict is None:` after `verdict = await ask_guard(…)`), or an arm that logs an error
+        (`log.error("could not run the check"); return allow()`). Only what lets content through
+        is kept from them: elsewhere `None` is often an answer, and an error arm a rejection."""
+        test = node.test
+        absence = self.absent(test) if isinstance(test, ast.Compare) else None  # `x is None`, not `not x`
+        if absence is not None:
+            name, missing = absence
+            arm = node.body if missing else node.orelse
+            if arm:
+                self.unchecked_arm(arm, _Context(fallback=f"no result in `{name}`", kind="no-result",
+                                                 trigger=node.lineno))
+        elif any(_logs_error(statement) for statement in node.body):
+            self.unchecked_arm(node.body, _Context(fallback=f"`{_short(test)}`, logged as an error", kind="logged",
+                                                   trigger=node.lineno))
+
+    def unchecked_arm(self, body: list[ast.stmt], context: _Context) -> None:
+        """The guard verdicts that let content through, among what a block's own statements write
+        until it leaves."""
+        start = len(self.writes)
+        for statement in body:
+            value = _awaited(getattr(statement, "value", None))
+            if isinstance(statement, ast.Return) and value is not None:
+                self.write("return", value, context, top=True)
+            elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name):
+                self.write(statement.targets[0].id, value, context)
+            if isinstance(statement, (ast.Return, ast.Raise)):
+                break
+        self.writes[start:] = [w for w in self.writes[start:] if fails_open(w)]
+
+    def let_through(self, channel: str, value: ast.expr, context: _Context) -> None:
+        """On a fallback path, a guard's verdict that lets the content through, wherever the record
+        carrying it is built: in another call's arguments (`return outcome(GuardResult(blocked=False),
+        mode)`), before the try (`fallback = GuardResult(blocked=False)` … `return
+        outcome(fallback)`), passed by position to this file's function (`_lynx_outcome(False,
+        None)`, whose parameter is `hallucination`), or the guard's own allow
+        (`RailOutcome.allow()`). The keywords of the written call itself are its channels already.
+        A record that says what went wrong (`error=…`) has said it."""
+        found: list[tuple[ast.AST, str, str, Optional[ast.expr]]] = []  # (reported at, channel, value, record's)
+        pending: list[tuple[ast.expr, Optional[ast.Name]]] = []  # (a call, the name it was built into)
+        if isinstance(value, ast.Call):
+            pending.append((value, None))
+        elif isinstance(value, ast.Name) and value.id in self.records:
+            pending.append((self.records[value.id], value))
+        while pending:
+            call, through = pending.pop()
+            if _explained(call, _UNCHECKED):
+                return
+            callee = _dotted(call.func)
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "allow":
+                found.append((through or call, channel, ALLOWS, None))
+            params = self.signatures.get(callee or "", ())
+            for index, arg in enumerate(call.args):
+                arg = _awaited(arg)
+                key = self.constant(arg)
+                if key is not None and index < len(params) and lets_through(params[index], key):
+                    found.append((through or arg, f"{callee}({params[index]}=)", key, arg if through else None))
+                elif isinstance(arg, ast.Call):
+                    pending.append((arg, through))
+                elif isinstance(arg, ast.Name) and arg.id in self.records and through is None:
+                    pending.append((self.records[arg.id], arg))
+            if call is value:
+                continue
+            for keyword in call.keywords:
+                key = self.constant(keyword.value) if keyword.arg else None
+                if key is not None and lets_through(keyword.arg, key):
+                    found.append((through or keyword.value, f"{callee}({keyword.arg}=)", key,
+                                  keyword.value if through else None))
+        attempt = context.attempt if context.kind == "except" else None
+        for node, written, key, record in found:
+            kept = (record.lineno, record) if record is not None else None
+            self.writes.append(_Pending(node, self.qualname, written, (key,), "fallback", context.kind,
+                                        context.fallback, context.trigger, context.region, attempt, (), kept))
 
     def retried(self, loop, context: _Context, body: list[ast.stmt]) -> _Context:
         """`for attempt in range(3): try: … return verdict / except Exception: sleep(…)` … `return
@@ -377,6 +500,7 @@ class _Scan:
             self.compared.pop(name, None)
             self.fetched.discard(name)
             self.dicts.pop(name, None)
+            self.records.pop(name, None)
             self.parsed.discard(name)
             if self.judges and _parsed_number(value, self.parsed):
                 self.parsed.add(name)  # `score = float(m.group(1))` … `return score / 10`
@@ -385,6 +509,7 @@ class _Scan:
             self.read.discard(name)
             if isinstance(inner, ast.Call):
                 self.fetched.add(name)
+                self.records[name] = inner
                 callee = _callee(inner)
                 if callee is not None and self.stages.classify(_resolve(callee, self.imports)) == "read":
                     self.read.add(name)  # `data = json.loads(reply)`: a reply, parsed
@@ -487,6 +612,8 @@ class _Scan:
         test = node.test
         if self.joined is not None:
             self.no_result(node)
+        if context.fallback is None and not context.silent:
+            self.unchecked(node)
         if context.fallback is None and not context.silent and _error_status(test):
             self.every_status(node)
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
@@ -769,8 +896,10 @@ class _Scan:
             value = value.value
         if top and isinstance(value, ast.Name) and value.id in self.dicts:
             value = self.dicts[value.id]
-        if context.fallback is not None and _explained(value):
-            return  # `{"passed": False, "failure_reason": "…"}`: the record says what happened
+        if context.fallback is not None:
+            self.let_through(channel, value, context)
+            if _explained(value):
+                return  # `{"passed": False, "failure_reason": "…"}`: the record says what happened
         if top and isinstance(value, ast.Dict):
             for key, item in zip(value.keys, value.values):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
@@ -1193,7 +1322,7 @@ def _dispatch(statement: ast.stmt, before: tuple[Optional[str], int]) -> tuple[O
     return subject, before[1] + 1 if before[0] == subject else 1
 
 
-def _explained(value: ast.expr) -> bool:
+def _explained(value: ast.expr, words: frozenset[str] = _EXPLAINING) -> bool:
     """A record that names what went wrong beside its verdict: a failure-worded key or keyword
     (`{"passed": False, "failure_reason": …}`, `Result(ok=False, error=…)`), also in a tuple."""
     items = value.elts if isinstance(value, ast.Tuple) else [value]
@@ -1204,7 +1333,7 @@ def _explained(value: ast.expr) -> bool:
             names = [k.arg for k in item.keywords if k.arg]
         else:
             continue
-        if any(set(segments(name)) & _EXPLAINING for name in names):
+        if any(set(segments(name)) & words for name in names):
             return True
     return False
 
@@ -1277,6 +1406,15 @@ def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
     for node in _nodes(roots, prose=False) if deep else (n for root in roots for n in ast.walk(root)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
+
+
+def _logs_error(statement: ast.stmt) -> bool:
+    """`log.error(…)`, `logger.exception(…)`, `logging.critical(…)` as a statement."""
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr not in _ERROR_LOGS:
+        return False
+    receiver = _dotted(call.func.value) or ""
+    return any(word.startswith("log") for word in segments(receiver))
 
 
 def _leaves(body: list[ast.stmt]) -> bool:

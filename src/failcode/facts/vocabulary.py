@@ -51,6 +51,40 @@ def is_verdict_function(name: str) -> bool:
     return any(segment in _VERDICT_WORDS for segment in words) or words[-1:] == ("metric",)
 
 
+# Words of a guard's verdict. A name that says the content was stopped (`blocked`, `jailbreak`,
+# `hallucination`) lets it through when False; one that says it may go (`allowed`, `is_safe`),
+# when True. `block`, `flag` and `blocking` are left out: `blocking=False` is an I/O mode, `flag` a
+# name for any bool.
+_STOPPING = frozenset("blocked flagged jailbreak jailbroken hallucination hallucinated unsafe harmful toxic malicious"
+                      .split())
+_PASSING = frozenset("allowed safe".split())
+_IDENTIFIERS = re.compile(r"[A-Za-z_]\w*")
+ALLOWS = "allow()"  # the key of a guard's own allow verdict (`RailOutcome.allow()`) as a written value
+
+
+@lru_cache(maxsize=65536)
+def lets_through(name: str, value: str) -> bool:
+    """A guard's verdict that lets the content through: `value` (a constant's key, False as `0.0`)
+    written to the channel `name` (`blocked`, `jailbreak_result`, `TextGuardResult(blocked=)`),
+    as its last name says: the keyword, the key or the attribute, not the record's class."""
+    if value == ALLOWS:
+        return True
+    last = _IDENTIFIERS.findall(name)
+    words = set(segments(last[-1])) if last else set()
+    stops, passes = bool(words & _STOPPING), bool(words & _PASSING)
+    return value == "0.0" if stops and not passes else value == "1.0" if passes and not stops else False
+
+
+# The fallbacks through which a guard that could not decide lets content through. Not a lookup's
+# default (`reply.get("flagged", False)`): the field is the service's own answer, absent or not.
+_UNDECIDED = frozenset({"except", "narrow-except", "no-result", "logged", "status", "no-match"})
+
+
+def fails_open(write) -> bool:
+    """A fallback write (a Write, or one being found) that lets the content through."""
+    return write.role == "fallback" and write.kind in _UNDECIDED and lets_through(write.channel, write.values[0])
+
+
 class Vocabulary:
     """Decides, for one Settings, whether a receiver, keyword or assignment target is a sink and
     whether a name may hold a registry (registry words, or a configured registry's name).

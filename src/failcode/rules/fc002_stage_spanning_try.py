@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from failcode.facts.vocabulary import fails_open
 from failcode.model import FileFacts, Finding
 from failcode.project import Project
 
@@ -40,7 +41,8 @@ def _fallback_values(facts: FileFacts, project: Project, reported: set[int]) -> 
     for write in facts.writes:
         if write.role != "fallback" or write.kind != "except" or write.attempt is None \
                 or len(write.stages) < 2 or write.attempt.line in seen or write.recorded_beside(facts, project.is_code) \
-                or project.says_no_answer(write.values[0], write.function):
+                or project.says_no_answer(write.values[0], write.function) \
+                or fails_open(write):  # a guard failing open is FC003's
             continue
         seen.add(write.attempt.line)
         yield Finding(facts.path, write.attempt, CODE,

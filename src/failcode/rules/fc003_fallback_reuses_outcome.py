@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from failcode.facts.vocabulary import fails_open
 from failcode.model import ANY_NUMBER, FileFacts, Finding, Write
 from failcode.project import Project
 
@@ -81,6 +82,8 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
     compare(got, expected)` … `except Exception: return False`, `int(m.group(1)) if m else 0` in a
     judge parser, `if r.status_code != 200: return False` before `return score >= threshold`.
     Counted, the crash, the unparseable reply or the unreachable service is a wrong answer or a pass.
+    A guard's verdict that lets content through (`blocked=False`, `RailOutcome.allow()`) is a pass
+    by its name, with or without a genuine write beside it.
 
     A handler stands in for the returns of its try body, and for those after the try in the same
     block unless the try guards one statement. A handler that also records an outcome
@@ -102,14 +105,16 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
                         and (fallback.kind != "dispatch" or g.kind == "decided")
                         and (value in g.values or value == "0.0" and ANY_NUMBER in g.values)), None)
         key = (fallback.function, fallback.trigger)  # one finding per fallback path
-        if genuine is None or key in said:
+        guard = genuine is None and fails_open(fallback)
+        if genuine is None and not guard or key in said:
             continue
         said.add(key)
-        yield Finding(
-            facts.path, fallback.pos, CODE,
-            f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
-            f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
-            None,
-        )
+        if guard:  # a guard's verdict is both answers of its channel: letting through is what a pass writes
+            message = (f"{fallback.why}: {fallback.action}, the verdict a genuine pass records — a check that "
+                       f"did not run lets the content through; block, re-raise, or mark the result unchecked")
+        else:
+            message = (f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
+                       f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")
+        yield Finding(facts.path, fallback.pos, CODE, message, None)
 
 

@@ -1625,3 +1625,80 @@ def test_a_polling_handler_that_records_a_code_is_judged_once(project):
     result = project.run("check", ".")
     assert result.returncode == 1 and "crashed" not in result.stderr + result.stdout, result.stdout + result.stderr
     assert project.findings() == [("poll.py", "FC006", 14)]
+
+
+def test_placeholder_after_every_retry_failed_reads_as_the_reply(project):
+    """alpaca_eval's Cohere helper and lighteval's litellm client: when every attempt failed, what
+    follows the retry loop returns a placeholder where the reply goes (`" "`, an empty response
+    object), and the caller scores it as the model's answer. Any handler that goes on to the next
+    attempt counts, the provider's own error class too."""
+    project.write({"client.py": '''
+        import logging
+
+
+        def complete(client, prompt, max_tries=5):
+            for trynum in range(max_tries):
+                try:
+                    response = client.generate(prompt=prompt)
+                    text = response[0].text
+                    return text, len(response[0].tokens)
+                except CohereError as e:
+                    logging.info("try %d failed: %s", trynum, e)
+            return " ", 0
+
+
+        def call_api(kwargs, retries):
+            for attempt in range(retries):
+                try:
+                    response = litellm.completion(**kwargs)
+                    return response
+                except Exception as e:
+                    time.sleep(2 ** attempt)
+            logging.error("API call failed, returning empty response")
+            return ModelResponse()
+        '''})
+    assert project.findings() == [("client.py", "FC003", 12), ("client.py", "FC003", 23)]
+
+
+def test_no_reply_after_retries_stays_quiet(project):
+    """Controls: None, a raise, an empty list after the retries say there is no reply; a retry
+    loop whose try answers a constant (`return True` after a ping) has no reply to stand in for."""
+    project.write({"client.py": '''
+        def fetch(session, url):
+            for _ in range(3):
+                try:
+                    reply = session.get(url)
+                    return reply.json()
+                except Exception:
+                    time.sleep(1)
+            return None
+
+
+        def fetch_or_raise(session, url):
+            for _ in range(3):
+                try:
+                    return session.get(url).json()
+                except ConnectionError:
+                    time.sleep(1)
+            raise RuntimeError(f"{url} unreachable")
+
+
+        def fetch_rows(session, url):
+            for _ in range(3):
+                try:
+                    return session.get(url).json()["rows"]
+                except Exception:
+                    time.sleep(1)
+            return []
+
+
+        def reachable(client):
+            for _ in range(3):
+                try:
+                    client.ping()
+                    return True
+                except Exception:
+                    time.sleep(1)
+            return False
+        '''})
+    assert project.findings() == []

@@ -122,6 +122,7 @@ class TryBlock:
 
 
 ANY_NUMBER = "number"  # a Write value: a parsed score, any number (0 included)
+ANY_REPLY = "reply"  # a Write value: what a call answered (`return response`, `return text, n`), any value
 
 
 @dataclass(frozen=True)

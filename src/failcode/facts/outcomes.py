@@ -41,7 +41,7 @@ from typing import Iterator, Optional
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
 from failcode.facts.vocabulary import (ALLOWS, LOG_METHODS, TEXT_CALLS, fails_open, is_recordable, is_verdict_function,
                                       lets_through)
-from failcode.model import ANY_NUMBER, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
+from failcode.model import ANY_NUMBER, ANY_REPLY, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
 from failcode.names import FAILURE_WORDS, is_constant_name, segments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -91,6 +91,7 @@ class _Context:
     region: tuple[int, int] = (0, _NOWHERE)  # the lines of the genuine path a fallback stands in for
     silent: bool = False  # a narrow handler: its exception is the signal for what it writes
     attempt: Optional[ast.AST] = None  # a handler's `try` statement
+    exhausted: bool = False  # after a retry loop whose every attempt failed: a placeholder stands in for the reply
 
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
@@ -441,11 +442,33 @@ class _Scan:
                 continue
             for handler in statement.handlers:
                 types = _handler_types(handler.type, self.imports)
-                if unspecific(types) and not _leaves([s for s in handler.body if not isinstance(s, ast.Continue)]):
+                if not _leaves([s for s in handler.body if not isinstance(s, ast.Continue)]):
+                    self.replied(statement)
                     end = body[-1].end_lineno or loop.lineno
                     return _Context(fallback=f"every attempt failing ({_caught(types)})", kind="except",
-                                    trigger=handler.lineno, region=(loop.lineno, end), attempt=statement)
+                                    trigger=handler.lineno, region=(loop.lineno, end), attempt=statement,
+                                    exhausted=True)
         return context
+
+    def replied(self, attempt) -> None:
+        """A retry loop's try that returns what a call answered (`response = client.generate(…)`,
+        `return response[0].text, n`): the reply is the genuine value of that return, any value,
+        and what follows the loop (`return " ", 0`, `return EmptyResponse()`) stands in for it."""
+        last = attempt.body[-1]
+        value = last.value if isinstance(last, ast.Return) else None
+        tupled = isinstance(value, ast.Tuple) and bool(value.elts)
+        answer = value.elts[0] if tupled else value
+        replies: dict[str, ast.Call] = {}  # names the try binds from a call's answer
+        for statement in attempt.body[:-1]:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name):
+                source = _reply_source(_awaited(statement.value), replies)
+                if source is not None:
+                    replies[statement.targets[0].id] = source
+        source = _reply_source(answer, replies) if answer is not None else None
+        if source is not None:
+            self.writes.append(_Pending(answer, self.qualname, "return[0]" if tupled else "return", (ANY_REPLY,),
+                                        "verdict", "reply", ("the reply of", source), last.lineno, (0, _NOWHERE)))
 
     def bound(self, statement: ast.stmt) -> frozenset[str]:
         """`_bound(statement, deep=True)`, once per statement: the blocks of a function are met
@@ -917,6 +940,12 @@ class _Scan:
                 for keyword in value.keywords:
                     if keyword.arg is not None:
                         self.write(f"{callee}({keyword.arg}=)", keyword.value, context)
+            return
+        if context.exhausted and isinstance(value, ast.Call) and not value.args and not value.keywords \
+                and (_callee(value) or "").rpartition(".")[2][:1].isupper():
+            # `return LitellmModelResponse()`: an empty reply, built in place of the one that never came
+            self.writes.append(_Pending(value, self.qualname, channel, (f"{_callee(value)}()",), "fallback",
+                                        context.kind, context.fallback, context.trigger, context.region))
             return
         judging = self.judges or _judging_channel(channel)
         for node, values, role, kind, why in self.values(value, judging):
@@ -1406,6 +1435,19 @@ def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
     for node in _nodes(roots, prose=False) if deep else (n for root in roots for n in ast.walk(root)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
+
+
+def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Optional[ast.Call]:
+    """The call whose answer a value is: the call itself (`client.generate(…)`, not a builtin's or
+    a conversion's), a name bound to one, or a part of either (`response[0].text`)."""
+    while isinstance(value, (ast.Attribute, ast.Subscript)):
+        value = value.value
+    if isinstance(value, ast.Name):
+        return replies.get(value.id)
+    if isinstance(value, ast.Call):
+        callee = _callee(value)
+        return value if callee is not None and "." in callee and not is_trivial(callee) else None
+    return None
 
 
 def _logs_error(statement: ast.stmt) -> bool:

@@ -98,20 +98,26 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
         value = fallback.values[0]
-        if project.says_no_answer(value, fallback.function) or fallback.recorded_beside(facts, project.is_code):
+        if fallback.recorded_beside(facts, project.is_code):
             continue
+        # an empty or error text is no verdict, but in place of a reply it is taken for one
+        answers = not project.says_no_answer(value, fallback.function)
         genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end
                         and (fallback.kind != "dispatch" or g.kind == "decided")
-                        and (value in g.values or value == "0.0" and ANY_NUMBER in g.values)), None)
+                        and (answers and (value in g.values or value == "0.0" and ANY_NUMBER in g.values)
+                             or g.kind == "reply" and value not in ("None", "nan"))), None)
         key = (fallback.function, fallback.trigger)  # one finding per fallback path
-        guard = genuine is None and fails_open(fallback)
+        guard = genuine is None and answers and fails_open(fallback)
         if genuine is None and not guard or key in said:
             continue
         said.add(key)
         if guard:  # a guard's verdict is both answers of its channel: letting through is what a pass writes
             message = (f"{fallback.why}: {fallback.action}, the verdict a genuine pass records — a check that "
                        f"did not run lets the content through; block, re-raise, or mark the result unchecked")
+        elif genuine.kind == "reply":
+            message = (f"{fallback.why}: {fallback.action} where line {genuine.pos.line} returns {genuine.why} — "
+                       f"the caller takes the placeholder for a real answer; return None or raise")
         else:
             message = (f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
                        f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")

@@ -1702,3 +1702,118 @@ def test_no_reply_after_retries_stays_quiet(project):
             return False
         '''})
     assert project.findings() == []
+
+
+def test_default_left_standing_reads_as_what_the_reply_said(project):
+    """haystack's fetcher and nemoguardrails' Prompt Security rail: a default set before the try,
+    overwritten there from what a call answered, and left standing by a catch-all (one that
+    re-raises only when a setting says so counts) reads as the reply's own answer."""
+    project.write({"fetch.py": '''
+        class Fetcher:
+            def fetch(self, url):
+                content_type: str = "text/html"
+                stream = ByteStream(data=b"")
+                try:
+                    response = self._get_response(url)
+                    content_type = self._content_type(response)
+                    stream = self._read(response)
+                except Exception as e:
+                    if self.raise_on_failure:
+                        raise e
+                    logger.debug("could not fetch %s", url)
+                return {"content_type": content_type, "url": url}, stream
+
+
+        async def protect(client, prompt):
+            action = "log"
+            try:
+                result = await client.post(URL, json={"prompt": prompt})
+                data = result.json()
+                action = data.get("result", {}).get("action", "log")
+            except Exception as e:
+                log.error("protect API failed: %s", e)
+            return {"is_blocked": action == "block", "is_modified": action == "modify"}
+        '''})
+    assert project.findings() == [("fetch.py", "FC003", 9), ("fetch.py", "FC003", 22)]
+
+
+def test_setting_defaults_left_standing_stay_quiet(project):
+    """Controls: a setting's default read from one call (`locale.nl_langinfo`), a narrow handler,
+    a default that says there is none (`"Not provided"`), a count computed from our own input, and
+    a handler that re-raises on what it caught keep their defaults honestly."""
+    project.write({"defaults.py": '''
+        def encoding():
+            enc = "utf-8"
+            try:
+                import locale
+                enc = locale.nl_langinfo(locale.CODESET)
+            except Exception:
+                pass
+            return enc
+
+
+        def describe(self, program):
+            description = "Not provided"
+            try:
+                summary = self.describe_program(program)
+                description = self.describe_module(summary.text).description
+            except Exception:
+                self.aware = False
+            return description
+
+
+        def count_tokens(messages):
+            prompt_tokens = 0
+            try:
+                prompt_tokens = litellm.token_counter(messages=messages)
+            except Exception:
+                pass
+            return {"prompt_tokens": prompt_tokens}
+
+
+        def read_size(session, url):
+            size = 0
+            try:
+                reply = session.head(url)
+                size = int(reply.headers["content-length"])
+            except KeyError:
+                pass
+            return size
+
+
+        def fetch_kind(session, url):
+            kind = "text/html"
+            try:
+                reply = session.get(url)
+                kind = reply.headers.get("content-type")
+            except Exception as e:
+                if is_fatal(e):
+                    raise
+            return kind
+        '''})
+    assert project.findings() == []
+
+
+def test_compare_of_what_a_reply_said_is_the_verdict_a_catch_all_repeats(project):
+    """aider's version check: `parse(latest) > parse(current)` in the try weighs what PyPI said, and
+    the catch-all answers False, "no newer release", for every failure to ask."""
+    project.write({"version.py": '''
+        def check_version(current):
+            try:
+                response = requests.get("https://pypi.org/pypi/aider-chat/json")
+                data = response.json()
+                latest = data["info"]["version"]
+                is_update_available = parse(latest) > parse(current)
+            except Exception as err:
+                print(f"Error checking pypi for new version: {err}")
+                return False
+            if not is_update_available:
+                return False
+            return True
+
+
+        def newer_than(current, candidate):
+            is_newer = parse(candidate) > parse(current)
+            return is_newer
+        '''})
+    assert project.findings() == [("version.py", "FC003", 9)]

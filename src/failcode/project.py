@@ -254,7 +254,7 @@ class Project:
             return True
         if value[:1] in ("'", '"'):
             text = value[1:-1].strip()
-            return not text or self.is_failure_status(text, function)
+            return not text or self.is_failure_status(text, function) or _says_absent(text)
         return False
 
     def is_registry_like(self, name: Optional[str]) -> bool:
@@ -321,6 +321,16 @@ def in_scope(registry: Registry, facts: FileFacts) -> bool:
 
 # Words that, alone, only say that something went wrong.
 _VERDICT_FAILURES = frozenset("fail failed failure failing".split())
+# `"Not provided"`, `"n/a"`: a text that says there is nothing, as honest as None. Not `"none"`
+# or `"missing"`: a judge's reply lists those among its genuine answers.
+_ABSENT = frozenset("provided available applicable specified given set".split())
+
+
+def _says_absent(text: str) -> bool:
+    words = segments(text)
+    return text.lower() == "n/a" or len(words) == 2 and words[0] == "not" and words[1] in _ABSENT
+
+
 _STATUS_WORDS = frozenset(
     "error errors errored fail failed failure failing unavailable unhealthy unreachable crashed exception"
     " aborted disconnected offline down".split()

@@ -272,6 +272,7 @@ class _Scan:
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
+        self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
         self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.records: dict[str, ast.Call] = {}  # local name → the call that built it (`fallback = Result(…)`)
@@ -282,6 +283,7 @@ class _Scan:
         self.read: set[str] = set()  # local names bound to a read stage's result (`data = json.loads(reply)`)
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
         self.looping = False  # inside a `while` loop: polling until something is ready
+        self.trying = 0  # inside a try body (how deep): a handler stands in for what it computes
         self.bound_in: dict[int, frozenset[str]] = {}  # id of a statement → the names it binds, deep
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
@@ -338,7 +340,7 @@ class _Scan:
             if defaults:
                 for name in self.bound(statement) if not isinstance(statement, _SIMPLE) else _bound(statement):
                     defaults.pop(name, None)
-            if isinstance(statement, ast.Assign):
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 defaults.update(_defaults(statement, self.constant))
 
     def fell_through(self, attempt, rest: list[ast.stmt]) -> None:
@@ -458,17 +460,11 @@ class _Scan:
         value = last.value if isinstance(last, ast.Return) else None
         tupled = isinstance(value, ast.Tuple) and bool(value.elts)
         answer = value.elts[0] if tupled else value
-        replies: dict[str, ast.Call] = {}  # names the try binds from a call's answer
-        for statement in attempt.body[:-1]:
-            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
-                    and isinstance(statement.targets[0], ast.Name):
-                source = _reply_source(_awaited(statement.value), replies)
-                if source is not None:
-                    replies[statement.targets[0].id] = source
+        replies = {name: source for name, (_, source) in _replies(attempt.body[:-1]).items()}
         source = _reply_source(answer, replies) if answer is not None else None
         if source is not None:
             self.writes.append(_Pending(answer, self.qualname, "return[0]" if tupled else "return", (ANY_REPLY,),
-                                        "verdict", "reply", ("the reply of", source), last.lineno, (0, _NOWHERE)))
+                                        "verdict", "reply", ("returns the reply of", source), last.lineno, (0, _NOWHERE)))
 
     def bound(self, statement: ast.stmt) -> frozenset[str]:
         """`_bound(statement, deep=True)`, once per statement: the blocks of a function are met
@@ -522,6 +518,10 @@ class _Scan:
             name = target.id
             self.compared.pop(name, None)
             self.fetched.discard(name)
+            answered = _reads_reply(_awaited(value), self.fetched, self.answered)
+            self.answered.discard(name)
+            if answered:
+                self.answered.add(name)
             self.dicts.pop(name, None)
             self.records.pop(name, None)
             self.parsed.discard(name)
@@ -714,7 +714,9 @@ class _Scan:
 
     def try_statement(self, node, context: _Context, body: list[ast.stmt], defaults: _Defaults,
                       after: tuple[ast.stmt, ...]) -> None:
+        self.trying += 1
         self.block(node.body, context, defaults, (*node.orelse, *node.finalbody, *after))
+        self.trying -= 1
         statements = len(node.body)
         body_end = node.body[-1].end_lineno or node.lineno
         block_end = body[-1].end_lineno or body_end
@@ -724,7 +726,7 @@ class _Scan:
                 self.catch_all(node, handler, types)
                 if self.looping:
                     self.polled(node, handler, types)
-            if _reraises(handler.body) or context.fallback is not None \
+            if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
                     or not catches_all(types) and all(map(_only_converts, node.body)):
                 inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
@@ -775,20 +777,31 @@ class _Scan:
     def kept(self, attempt, handler: ast.ExceptHandler, context: _Context, defaults: _Defaults,
              after: tuple[ast.stmt, ...]) -> None:
         """A default written before the try (`passed = False`), that the try's work overwrites, that
-        a handler falling through leaves standing, and that is read after the try: the handler
-        writes it as surely as `except Exception: passed = False` would."""
+        a handler falling through (on some path: `if self.raise_on_failure: raise`) leaves standing,
+        and that is read after the try or by the handler itself: the handler writes it as surely as
+        `except Exception: passed = False` would. When the try took it from what a call it made
+        answered (`response = self._get(url)`, `content_type = self._content_type(response)`) and a
+        catch-all leaves it, the default reads as what the reply said. A setting's default read from
+        a single call (`enc = "utf-8"`, `enc = locale.nl_langinfo(…)`) is a default, not a reply."""
         worked = {name for statement in attempt.body for name in self.bound(statement)}
         succeeded = {name for name, (_, value) in defaults.items() if _says_success(value)}
-        if worked.isdisjoint(defaults) and not succeeded or _leaves(handler.body) or _stores_caught(handler):
+        if worked.isdisjoint(defaults) and not succeeded or _always_leaves(handler.body) or _stores_caught(handler):
             return
         left = {name for statement in handler.body for name in _bound(statement, deep=True)}
-        reads = [node for node in _nodes([*attempt.finalbody, *after])
+        reads = [node for node in _nodes([*handler.body, *attempt.finalbody, *after])
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)]
         read = {node.id for node in reads}
+        replies = _replies(attempt.body) if unspecific(_handler_types(handler.type, self.imports)) else {}
         for name, default in defaults.items():
             if name in left or name not in read:
                 continue
             if name in worked:
+                statement, source = replies.get(name, (None, None))
+                read_reply = statement is not None and any(
+                    isinstance(part, ast.Name) and part.id in replies and part.id != name for part in ast.walk(statement.value))
+                if read_reply and not any(w.kind == "reply" and w.channel == name for w in self.writes):
+                    self.writes.append(_Pending(statement.value, self.qualname, name, (ANY_REPLY,), "verdict", "reply",
+                                                ("sets it from the reply of", source), statement.lineno, (0, _NOWHERE)))
                 self.write(name, default[1], context, at=(handler, default))
             elif name in succeeded:
                 # `status = "success"` that the try never sets: what completes the work reports it,
@@ -1074,7 +1087,7 @@ class _Scan:
         if isinstance(node, ast.Await):
             node = node.value
         if isinstance(node, ast.Compare):
-            return self.deciding(node, judging)
+            return self.deciding(node, judging, computed=True)
         if isinstance(node, ast.Name):
             return self.compared.get(node.id)
         if isinstance(node, ast.BoolOp):
@@ -1090,12 +1103,14 @@ class _Scan:
                 return node
         return None
 
-    def deciding(self, node: ast.expr, judging: bool) -> Optional[ast.AST]:
+    def deciding(self, node: ast.expr, judging: bool, computed: bool = False) -> Optional[ast.AST]:
         """The compare in a test that weighs a value. Anywhere, a call that compares (a compare
         stage: `compare_answers(a, b)`); in a function or for a channel that judges (`grade_*`,
         `score = …`), also a compare against another value or a reference constant (`got !=
-        expected`, `reply == "A"`). Elsewhere (`is_inside(path)`, `at_bottom()`) a compare that
-        fails closed on an error checks the machinery's own state; `x is None` never decides."""
+        expected`, `reply == "A"`); a `computed` result (`ok = a > b`, not a branch's test) also
+        when it judges what a reply said (`judges_reply`). Elsewhere (`is_inside(path)`,
+        `at_bottom()`) a compare that fails closed on an error checks the machinery's own state;
+        `x is None` never decides."""
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1 or not isinstance(node.ops[0], _DECIDING):
                 return None
@@ -1104,7 +1119,8 @@ class _Scan:
             left, right = node.left, node.comparators[0]
             # a compare that weighs a value named as one, or against a reference (`if score ==
             # "PASS"`, `verdict != "yes"`, `out.strip() == expected`, `pred in self.gold_labels`)
-            if not judging and not any(_weighs(side) for side in (left, right)):
+            if not judging and not any(_weighs(side) for side in (left, right)) \
+                    and not (computed and self.judges_reply(left, right)):
                 return None
             if _is_literal(left) and _is_literal(right) or _constant(right) == "None":
                 return None
@@ -1120,6 +1136,14 @@ class _Scan:
         if isinstance(node, ast.Call) and _callee(node) is not None:
             return node if self.stages.classify(_resolve(_callee(node), self.imports)) == "compare" else None
         return None
+
+    def judges_reply(self, left: ast.expr, right: ast.expr) -> bool:
+        """`parse(latest) > parse(current)` after `latest = response.json()["info"]["version"]`, in a
+        try: a compare of what a reply said with another value, neither a literal, weighs the reply,
+        and the try's handler answers in its place."""
+        return bool(self.trying and self.answered) and not _is_literal(left) and not _is_literal(right) \
+            and any(isinstance(part, ast.Name) and part.id in self.answered for side in (left, right)
+                    for part in ast.walk(side))
 
     def absent(self, test: ast.expr) -> Optional[tuple[str, bool]]:
         """(what, missing) when a test asks whether a lookup found something: `m`, `not m`,
@@ -1406,10 +1430,13 @@ def _negated(test: ast.AST) -> ast.AST:
 
 def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
     """The constants a statement writes to plain names: `passed = False`, `hallucination, reasons =
-    True, None`."""
-    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+    True, None`, `content_type: str = "text/html"`."""
+    if isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        target, value = statement.target, statement.value
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target, value = statement.targets[0], statement.value
+    else:
         return {}
-    target, value = statement.targets[0], statement.value
     pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
         and len(target.elts) == len(value.elts) else [(target, value)]
     return {name.id: (statement.lineno, item) for name, item in pairs
@@ -1437,14 +1464,43 @@ def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
             yield node.id
 
 
-def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Optional[ast.Call]:
-    """The call whose answer a value is: the call itself (`client.generate(…)`, not a builtin's or
-    a conversion's), a name bound to one, or a part of either (`response[0].text`)."""
+def _reads_reply(value: ast.expr, fetched: set[str], answered: set[str]) -> bool:
+    """What a reply says: read from what a call returned by a method of it (`response.json()`), or a
+    part of such a reading (`data["info"]["version"]`)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
+            and value.func.value.id in fetched:
+        return True
     while isinstance(value, (ast.Attribute, ast.Subscript)):
         value = value.value
+    return isinstance(value, ast.Name) and value.id in answered
+
+
+def _replies(body: list[ast.stmt]) -> dict[str, tuple[ast.Assign, ast.Call]]:
+    """The names a block's own statements bind from a call's answer, with the binding and the call."""
+    replies: dict[str, tuple[ast.Assign, ast.Call]] = {}
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name):
+            source = _reply_source(_awaited(statement.value), {name: call for name, (_, call) in replies.items()})
+            if source is not None:
+                replies[statement.targets[0].id] = (statement, source)
+    return replies
+
+
+def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Optional[ast.Call]:
+    """The call whose answer a value is: the call itself (`client.generate(…)`, not a builtin's or
+    a conversion's), a name bound to one, or a part of either (`response[0].text`,
+    `data.get("result", {}).get("action")`)."""
+    while isinstance(value, (ast.Attribute, ast.Subscript)) \
+            or isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and isinstance(value.func.value, (ast.Call, ast.Subscript)):
+        value = value.func.value if isinstance(value, ast.Call) else value.value
     if isinstance(value, ast.Name):
         return replies.get(value.id)
     if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
+                and value.func.value.id in replies:
+            return replies[value.func.value.id]
         callee = _callee(value)
         return value if callee is not None and "." in callee and not is_trivial(callee) else None
     return None
@@ -1457,6 +1513,15 @@ def _logs_error(statement: ast.stmt) -> bool:
         return False
     receiver = _dotted(call.func.value) or ""
     return any(word.startswith("log") for word in segments(receiver))
+
+
+def _always_leaves(body: list[ast.stmt]) -> bool:
+    """A block that leaves the path on every path through it: its last statement leaves, or is an
+    `if` whose arms both do."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return _always_leaves(last.body) and _always_leaves(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
 def _leaves(body: list[ast.stmt]) -> bool:
@@ -1487,6 +1552,18 @@ def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:
         if _reraises(_blocks(statement), bare_only):
             return True
     return False
+
+
+def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
+    """`if self.raise_on_failure: raise e` first, then the handler goes on: it re-raises only when
+    a setting says so (a test of plain names, not of what it caught), and otherwise falls through
+    to the fallback after it."""
+    first = handler.body[0] if handler.body else None
+    if not isinstance(first, ast.If) or first.orelse or not all(isinstance(s, ast.Raise) for s in first.body) \
+            or _reraises(handler.body[1:]):
+        return False
+    parts = list(ast.walk(first.test))
+    return not any(isinstance(p, ast.Call) or isinstance(p, ast.Name) and p.id == handler.name for p in parts)
 
 
 def _stores_caught(handler: ast.ExceptHandler) -> bool:

@@ -106,7 +106,8 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
                         if fallback.region_start < g.pos.line <= fallback.region_end
                         and (fallback.kind != "dispatch" or g.kind == "decided")
                         and (answers and (value in g.values or value == "0.0" and ANY_NUMBER in g.values)
-                             or g.kind == "reply" and value not in ("None", "nan"))), None)
+                             or g.kind == "reply" and value not in ("None", "nan") and (answers or not fallback.kept))),
+                       None)
         key = (fallback.function, fallback.trigger)  # one finding per fallback path
         guard = genuine is None and answers and fails_open(fallback)
         if genuine is None and not guard or key in said:
@@ -116,8 +117,8 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
             message = (f"{fallback.why}: {fallback.action}, the verdict a genuine pass records — a check that "
                        f"did not run lets the content through; block, re-raise, or mark the result unchecked")
         elif genuine.kind == "reply":
-            message = (f"{fallback.why}: {fallback.action} where line {genuine.pos.line} returns {genuine.why} — "
-                       f"the caller takes the placeholder for a real answer; return None or raise")
+            message = (f"{fallback.why}: {fallback.action} where line {genuine.pos.line} {genuine.why} — "
+                       f"a failure reads as a real answer; return None or raise")
         else:
             message = (f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
                        f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")

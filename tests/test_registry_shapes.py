@@ -228,3 +228,90 @@ def test_a_registry_of_module_constants(project):
     listed = project.run("registry", ".").stdout
     assert "FAILURE_CODES" in listed and "PARSE_FAILED, ANSWER_MISMATCH" in listed
     assert "ERROR_CODES" not in listed
+
+
+ERRORS = '''
+    GENERATION_ERROR_TYPE = "generation_error"
+    DOWNSTREAM_ERROR_TYPE = "downstream_error"
+    GUARDRAILS_VIOLATION_TYPE = "guardrails_violation"
+
+    STREAM_ERROR_TYPES = frozenset({GENERATION_ERROR_TYPE, DOWNSTREAM_ERROR_TYPE, GUARDRAILS_VIOLATION_TYPE})
+
+
+    class StreamError(Exception):
+        pass
+
+
+    def build_error_payload(status):
+        error_type = "downstream_error" if status else "generation_error"
+        return {"error": {"type": error_type, "code": status}}
+
+
+    def redact(text):
+        return text.replace("sk-", "***")
+    '''
+
+
+def test_an_error_frame_type_missing_from_the_registry_of_its_producer(project):
+    """nemoguardrails' output rails: the module imports the registry module's own frame builder, so
+    it speaks STREAM_ERROR_TYPES; its error frames (`error_type = …`, `{"error": {"type": …}}`)
+    record "guardrails_violation" and also an "internal_error" the registry does not declare."""
+    project.write({"pkg/_errors.py": ERRORS, "pkg/rails.py": '''
+        import json
+
+        from pkg._errors import build_error_payload
+
+
+        async def run_parallel(events, flow_id):
+            for event in events:
+                if event.get("error_type") == "internal_error":
+                    error_type = "internal_error"
+                else:
+                    error_type = "guardrails_violation"
+                yield json.dumps({"error": {"message": "stopped", "type": error_type, "param": flow_id}})
+
+
+        async def run_sequential(actions, flow_id):
+            for action in actions:
+                status = await action.run()
+                if status != "success":
+                    frame = {"error": {"message": f"rail {flow_id} failed", "type": "internal_error"}}
+                    yield json.dumps(frame)
+                    return
+                if action.blocked:
+                    yield json.dumps({"error": {"message": "blocked", "type": "guardrails_violation"}})
+                    return
+        '''})
+    assert project.findings() == [("pkg/rails.py", "FC001", 9), ("pkg/rails.py", "FC001", 19)]
+
+
+def test_importing_a_class_or_a_plain_helper_brings_no_registry(project):
+    """Controls: the same frames in modules that import the registry module's exception class, or a
+    helper of it that records no code, are judged by no registry; a `type` key outside an error
+    frame is no error type."""
+    project.write({"pkg/_errors.py": ERRORS, "pkg/by_class.py": '''
+        from pkg._errors import StreamError
+
+
+        def frame(failed):
+            if failed:
+                return {"error": {"type": "internal_error"}}
+            return {"error": {"type": "guardrails_violation"}}
+        ''', "pkg/by_helper.py": '''
+        from pkg._errors import redact
+
+
+        def frame(failed, text):
+            if failed:
+                return {"error": {"type": "internal_error", "message": redact(text)}}
+            return {"error": {"type": "guardrails_violation"}}
+        ''', "pkg/events.py": '''
+        from pkg._errors import build_error_payload
+
+
+        def event(kind):
+            if kind:
+                return {"event": {"type": "internal_error"}}
+            return {"event": {"type": "guardrails_violation"}}
+        '''})
+    assert project.findings() == []

@@ -879,3 +879,30 @@ def test_fc003_return_channel_counts_only_what_the_handler_stands_in_for(project
     # control: score_pair's try guards two statements, and the verdict after it in the same block
     # is what the handler stands in for
     assert project.findings() == [("equal.py", "FC003", 28)]
+
+
+def test_a_specific_handler_records_what_its_exception_means(project):
+    """litellm's pass-through: `except ModifyResponseException` records the guardrail's own
+    "content_filter"; the broad handler beside it records nothing, so no single code stands for
+    every stage of the try."""
+    project.write({"relay.py": '''
+        import json
+
+        ERROR_TYPES = ("content_filter", "rate_limited", "upstream_error")
+
+
+        async def relay(client, target, body):
+            try:
+                url = httpx.URL(target)
+                payload = json.loads(body)
+                reply = await client.post(url, json=payload)
+                if reply.json()["id"] != payload["id"]:
+                    raise ValueError("mismatched reply")
+                return reply
+            except ModifyResponseException as e:
+                return {"error": {"message": e.message, "type": "content_filter"}}
+            except Exception:
+                log.exception("relay failed")
+                raise
+        '''})
+    assert project.findings() == []

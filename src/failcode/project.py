@@ -95,9 +95,25 @@ class Project:
         only files with sites ask."""
         found = self._scopes.get(facts.path)
         if found is None:
-            found = self._scopes[facts.path] = [r for r in self.discovered if in_scope(r, facts)] \
+            found = self._scopes[facts.path] = [r for r in self.discovered
+                                                if in_scope(r, facts) or self._imports_producer(r, facts)] \
                 if facts.sites else []
         return found
+
+    def _imports_producer(self, registry: Registry, facts: FileFacts) -> bool:
+        """The file imports a function of the registry's module that records its codes itself
+        (`from .errors import build_error_payload`, which writes `error_type = "generation_error"`):
+        the file speaks that vocabulary. A class or any other function brings no registry along."""
+        home = self.files.get(registry.path)
+        if home is None:
+            return False
+        for imported in facts.imports:
+            package, _, name = imported.rpartition(".")
+            if package != registry.module or not name[:1].islower():
+                continue
+            if any(site.function == name and self.resolve(site).code in registry.codes for site in home.sites):
+                return True
+        return False
 
     def _typed(self, facts: FileFacts, annotation: Annotation) -> None:
         """`def classify(...) -> Outcome`: every value the function returns is one of Outcome's codes,
@@ -210,9 +226,11 @@ class Project:
         if facts is not None and (facts.path, site.sink) in self.typed:
             return True
         # a collection of failures that a registry of lowercase words governs (`failures.append`
-        # beside `KNOWN_REASONS = ("wrong_answer", …)`) holds its codes or missing ones; a keyword
+        # beside `KNOWN_REASONS = ("wrong_answer", …)`) holds its codes or missing ones, and so does
+        # a sink named for an error's kind (`error_type`, `{"error": {"type": …}}`); a keyword
         # (`outcome="declined"`) shares plain words with many vocabularies, and is judged only by type
-        lowercase = site.kind == "call" and _LOWERCASE_CODE.match(resolved.code) is not None
+        lowercase = (site.kind == "call" or not _ERROR_WORDS.isdisjoint(segments(site.sink))) \
+            and _LOWERCASE_CODE.match(resolved.code) is not None
         return any(resolved.code in registry.codes or lowercase and all(map(_LOWERCASE_CODE.match, registry.codes))
                    for registry in self.governing(site))
 
@@ -319,6 +337,7 @@ def in_scope(registry: Registry, facts: FileFacts) -> bool:
     return False
 
 
+_ERROR_WORDS = frozenset("error errors failure failures".split())
 # Words that, alone, only say that something went wrong.
 _VERDICT_FAILURES = frozenset("fail failed failure failing".split())
 # `"Not provided"`, `"n/a"`: a text that says there is nothing, as honest as None. Not `"none"`

@@ -414,7 +414,23 @@ class Extractor:
                 others = ",".join(sorted(f"{k}" for k in keys if k is not None and k != key))
                 for value, literal, ref in keyword_values(element.value):
                     self._site(value, "keyword", f"{key}=", f"{{{key!r}: …}}", literal, ref, others)
+            elif key in ("error", "failure") and isinstance(element.value, cst.Dict):
+                self._nested(key, element.value)
         return None
+
+    def _nested(self, outer: str, node: cst.Dict) -> None:
+        """`{"error": {"type": "internal_error", …}}`: an error frame's `type` is its `error_type`,
+        the sink the same code has as a keyword or a name (a key that is a sink on its own, like
+        `code`, is one already)."""
+        elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
+        keys = [string_value(e.key) for e in elements]
+        for element, key in zip(elements, keys):
+            sink = f"{outer}_{key}"
+            if key is None or key in self.shapes.keywords or sink not in self.shapes.keywords:
+                continue
+            others = ",".join(sorted(f"{k}" for k in keys if k is not None and k != key))
+            for value, literal, ref in keyword_values(element.value):
+                self._site(value, "keyword", f"{sink}=", f"{{{outer!r}: {{{key!r}: …}}}}", literal, ref, others)
 
     def visit_Comparison(self, node: cst.Comparison) -> Optional[bool]:
         if len(node.comparisons) != 1:

@@ -52,6 +52,8 @@ _NON_ASCII_WORD = re.compile(r"\b\w*[^\W\x00-\x7f]\w*")  # tried at word starts 
 # next line). Its value can be a name (a dict or subscript key) that no byte scan of the text finds,
 # so its lines count as hot. (Parts split by a comment line are not seen: nobody spells a key so.)
 _HIDDEN_TEXT = re.compile(rb"\\[xuUN0-7]|['\"][ \t]*(?:\\?\r?\n[ \t]*)?[rRbBuUfF]{0,2}['\"]")
+# `{"error": {"type": …}}`: an error frame's keys are sinks under it (`error_type`), words no trigger finds
+_ERROR_FRAME = re.compile(rb"['\"](?:error|failure)['\"][ \t]*:[ \t]*\{")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") | frozenset(range(128, 256))
 
 
@@ -309,6 +311,7 @@ class Screen:
         flags = bytearray(data.count(b"\n") + 2)
         line, last = 1, 0
         offsets.extend(match.start() for match in _HIDDEN_TEXT.finditer(data))
+        offsets.extend(match.start() for match in _ERROR_FRAME.finditer(data))
         for alias in aliases:
             offsets.extend(match.start() for match in re.finditer(rb"\b%s\b" % re.escape(alias.encode()), data))
         for offset in sorted(offsets):
@@ -623,6 +626,10 @@ class _Walk:
                 for key, value in zip(node.keys, node.values):  # {"status": "FAILED"}
                     if isinstance(key, ast.Constant) and key.value in self.shapes.keywords and _keyword_recorded(value):
                         raise _Maybe
+                    if isinstance(key, ast.Constant) and key.value in ("error", "failure") and isinstance(value, ast.Dict) \
+                            and any(isinstance(inner, ast.Constant) and f"{key.value}_{inner.value}" in self.shapes.keywords
+                                    and _keyword_recorded(item) for inner, item in zip(value.keys, value.values)):
+                        raise _Maybe  # {"error": {"type": "internal_error"}}: `error_type`, as the extractor reads it
 
     def call_site(self, node: ast.Call) -> None:
         func = node.func

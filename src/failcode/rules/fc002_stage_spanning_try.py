@@ -57,8 +57,8 @@ def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue
         recorded = {}
         for handler in try_block.handlers:
-            if handler.reraises:
-                continue
+            if handler.reraises or not handler.unspecific:
+                continue  # `except ModifyResponseException:` records what that exception means
             codes = {code for _, code in project.handler_codes(facts, handler)}
             if codes:
                 recorded[handler.id] = codes

@@ -291,7 +291,7 @@ class _Scan:
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
-        if not self.exempt:
+        if self.walked:
             self.block(function.body, _Context())
 
     def contested(self) -> list[_Pending]:
@@ -467,11 +467,28 @@ class _Scan:
                                         "verdict", "reply", ("returns the reply of", source), last.lineno, (0, _NOWHERE)))
 
     def bound(self, statement: ast.stmt) -> frozenset[str]:
-        """`_bound(statement, deep=True)`, once per statement: the blocks of a function are met
-        again inside the statements that hold them."""
+        """`_bound(statement, deep=True)`, once per statement, from the statements it holds: the
+        blocks of a function are met again inside the statements that hold them, so each node is
+        walked once however deep it sits."""
         found = self.bound_in.get(id(statement))
-        if found is None:
-            found = self.bound_in[id(statement)] = frozenset(_bound(statement, deep=True))
+        if found is not None:
+            return found
+        names: set[str] = set()
+        stack: list[ast.AST] = [statement]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.stmt) and node is not statement:
+                names.update(self.bound(node))
+                continue
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+                continue
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING:
+                continue  # as `_nodes(…, prose=False)`: what a log call is given binds nothing of the work
+            stack.extend(child for child in ast.iter_child_nodes(node)
+                         if not isinstance(child, (*_SCOPES, ast.JoinedStr)))
+        found = self.bound_in[id(statement)] = frozenset(names)
         return found
 
     def guarded(self, node: ast.If, context: _Context) -> _Context:
@@ -681,13 +698,16 @@ class _Scan:
         what is written. Decided by a compare (`if score == "PASS": hallucination = False`), it is
         the verdict for "not"; when the arm reads what a search found (`if m: score =
         int(m.group(1))`), it is the fallback for no match."""
+        missing = absent is not None and not absent[1] and context.fallback is None
+        if not missing and (decided is None or context.fallback is not None):
+            return
         written = {name for statement in node.body for name in self.bound(statement)} & defaults.keys()
         if not written or _leaves(node.body):
             return
         read = {part.id for part in _nodes(list(after)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
         end = after[-1].end_lineno if after else node.end_lineno
         for name in sorted(written & read):
-            if absent is not None and not absent[1] and context.fallback is None:
+            if missing:
                 self.write(name, defaults[name][1], _Context(fallback=f"no `{absent[0]}`", kind="no-match",
                                                              trigger=node.lineno, region=(node.lineno, end or node.lineno)),
                            at=(node, defaults[name]))
@@ -1225,7 +1245,7 @@ def _constant(node: ast.AST) -> Optional[str]:
             and isinstance(node.operand.value, (int, float)):
         inner = _constant(node.operand)
         return repr(-float(inner)) if inner is not None else None
-    if isinstance(node, ast.Call) and _callee(node) == "float" and len(node.args) == 1 \
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" and len(node.args) == 1 \
             and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() in ("nan", "inf", "-inf"):
         return str(node.args[0].value).lower()  # `float("nan")`: no score, not a score
     if isinstance(node, ast.Attribute) and node.attr in ("nan", "NaN", "NAN") and _dotted(node) is not None:
@@ -1298,8 +1318,10 @@ def _parsed_number(node: ast.expr, parsed: set[str]) -> bool:
 
 def _default_call(node: ast.Call) -> Optional[ast.expr]:
     """The default of `.get(key, DEFAULT)`, `getattr(obj, name, DEFAULT)`, `next(it, DEFAULT)`."""
+    if node.keywords or len(node.args) not in (2, 3):
+        return None
     name = _callee(node)
-    if name is None or node.keywords:
+    if name is None:
         return None
     last = name.rpartition(".")[2]
     if last == "get" and "." in name and len(node.args) == 2 or name in ("next",) and len(node.args) == 2 \

@@ -1817,3 +1817,49 @@ def test_compare_of_what_a_reply_said_is_the_verdict_a_catch_all_repeats(project
             return is_newer
         '''})
     assert project.findings() == [("version.py", "FC003", 9)]
+
+
+def test_machinery_that_fails_closed_stays_quiet(project):
+    """torch: a predicate that does not judge answers "no" when its check raises
+    (`is_dense_contiguous`, `are_block_parameters_compatible`), even when a call that compares
+    decides its other answers; an existence probe of our own module loader is the loader's
+    answer; a compare of what a regex found in our own path is no reply's verdict."""
+    project.write({"machinery.py": '''
+        import os
+        import re
+
+
+        def is_dense_contiguous(x):
+            try:
+                layout = as_layout(x)
+                if not layout.is_contiguous():
+                    return False
+                return sizevars.statically_known_equals(layout.size(), layout.numel())
+            except NotImplementedError:
+                return False
+
+
+        class Exporter:
+            def _import_module(self, name):
+                return self.importer.import_module(name)
+
+            def _module_exists(self, name):
+                try:
+                    self._import_module(name)
+                    return True
+                except Exception:
+                    return False
+
+
+        def strict_default(path, non_strict):
+            strict = False
+            try:
+                match = re.match(r".*/test/(.*).py", os.path.abspath(path))
+                if match is not None:
+                    name = match.group(1)
+                    strict = name not in non_strict
+            except (OSError, TypeError):
+                pass
+            return strict
+        '''})
+    assert project.findings() == []

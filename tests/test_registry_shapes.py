@@ -287,8 +287,9 @@ def test_an_error_frame_type_missing_from_the_registry_of_its_producer(project):
 
 def test_importing_a_class_or_a_plain_helper_brings_no_registry(project):
     """Controls: the same frames in modules that import the registry module's exception class, or a
-    helper of it that records no code, are judged by no registry; a `type` key outside an error
-    frame is no error type."""
+    helper of it that records no code, are judged by no registry; a module that builds its own
+    frames and, in another function, OpenAI's (`error_type="invalid_request_error"`) speaks two
+    vocabularies; a `type` key outside an error frame is no error type."""
     project.write({"pkg/_errors.py": ERRORS, "pkg/by_class.py": '''
         from pkg._errors import StreamError
 
@@ -305,6 +306,16 @@ def test_importing_a_class_or_a_plain_helper_brings_no_registry(project):
             if failed:
                 return {"error": {"type": "internal_error", "message": redact(text)}}
             return {"error": {"type": "guardrails_violation"}}
+        ''', "pkg/realtime.py": '''
+        from pkg._errors import build_error_payload
+
+
+        def unhandled(exc):
+            return {"error": {"type": "generation_error", "message": str(exc)}}
+
+
+        async def reject(websocket, message):
+            await websocket.send(error_event(message, error_type="invalid_request_error"))
         ''', "pkg/events.py": '''
         from pkg._errors import build_error_payload
 

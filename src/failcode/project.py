@@ -227,12 +227,23 @@ class Project:
             return True
         # a collection of failures that a registry of lowercase words governs (`failures.append`
         # beside `KNOWN_REASONS = ("wrong_answer", …)`) holds its codes or missing ones, and so does
-        # a sink named for an error's kind (`error_type`, `{"error": {"type": …}}`); a keyword
+        # a sink named for an error's kind (`error_type`, `{"error": {"type": …}}`) where the same
+        # function also records one of the registry's codes there (one module may build frames of
+        # two vocabularies: its own, and OpenAI's `invalid_request_error`); a keyword
         # (`outcome="declined"`) shares plain words with many vocabularies, and is judged only by type
-        lowercase = (site.kind == "call" or not _ERROR_WORDS.isdisjoint(segments(site.sink))) \
-            and _LOWERCASE_CODE.match(resolved.code) is not None
-        return any(resolved.code in registry.codes or lowercase and all(map(_LOWERCASE_CODE.match, registry.codes))
-                   for registry in self.governing(site))
+        governing = self.governing(site)
+        if any(resolved.code in registry.codes for registry in governing):
+            return True
+        if _LOWERCASE_CODE.match(resolved.code) is None:
+            return False
+        if site.kind != "call" and (_ERROR_WORDS.isdisjoint(segments(site.sink)) or facts is None):
+            return False
+        if site.kind != "call":
+            registered = {code for registry in governing for code in registry.codes}
+            if not any(other.function == site.function and other.sink == site.sink
+                       and self.resolve(other).code in registered for other in facts.sites):
+                return False
+        return any(all(map(_LOWERCASE_CODE.match, registry.codes)) for registry in governing)
 
     def near_miss(self, site: Site, code: str) -> Optional[tuple[str, Registry]]:
         """A registered code `code` is probably a typo of (`ANSWER_MISMATHC` → `ANSWER_MISMATCH`),

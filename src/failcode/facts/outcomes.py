@@ -272,6 +272,7 @@ class _Scan:
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
+        self.remote: set[str] = set()  # … to what another package's code returned (`response = requests.get(…)`)
         self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
         self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
@@ -535,10 +536,14 @@ class _Scan:
             name = target.id
             self.compared.pop(name, None)
             self.fetched.discard(name)
-            answered = _reads_reply(_awaited(value), self.fetched, self.answered)
+            answered = _reads_reply(_awaited(value), self.remote, self.answered)
             self.answered.discard(name)
             if answered:
                 self.answered.add(name)
+            inner = _awaited(value)
+            self.remote.discard(name)
+            if isinstance(inner, ast.Call) and not self.local(inner) and not self.is_own_call(inner):
+                self.remote.add(name)  # `response = requests.get(…)`, not `m = re.match(…)` nor our own helper
             self.dicts.pop(name, None)
             self.records.pop(name, None)
             self.parsed.discard(name)
@@ -778,7 +783,7 @@ class _Scan:
             return  # `return True`, or `return name, True`: the answer, alone or beside what it is about
         calls = [node for node in _nodes(attempt.body[:-1], prose=False) if isinstance(node, ast.Call)]
         if not calls or any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in _nodes(attempt.body)) \
-                or any(self.local(call) for call in calls):
+                or any(self.local(call) or self.is_own_call(call) for call in calls):
             return
         lookup = calls[-1]
         channel = "return" if len(fields) == 1 else f"return[{index}]"
@@ -1486,11 +1491,11 @@ def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
             yield node.id
 
 
-def _reads_reply(value: ast.expr, fetched: set[str], answered: set[str]) -> bool:
-    """What a reply says: read from what a call returned by a method of it (`response.json()`), or a
-    part of such a reading (`data["info"]["version"]`)."""
+def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
+    """What a reply says: read by a method (`response.json()`) from what another package's call
+    returned (`remote`), or a part of such a reading (`data["info"]["version"]`)."""
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
-            and value.func.value.id in fetched:
+            and value.func.value.id in remote:
         return True
     while isinstance(value, (ast.Attribute, ast.Subscript)):
         value = value.value

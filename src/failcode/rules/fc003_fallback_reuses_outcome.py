@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from failcode.facts.vocabulary import fails_open
+from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.model import ANY_NUMBER, FileFacts, Finding, Write
+from failcode.names import segments
 from failcode.project import Project
 
 CODE = "FC003"
@@ -98,7 +99,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
         value = fallback.values[0]
-        if fallback.recorded_beside(facts, project.is_code):
+        if fallback.recorded_beside(facts, project.is_code) or _fails_closed(fallback):
             continue
         # an empty or error text is no verdict, but in place of a reply it is taken for one
         answers = not project.says_no_answer(value, fallback.function)
@@ -125,3 +126,14 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         yield Finding(facts.path, fallback.pos, CODE, message, None)
 
 
+_PREDICATE_HEADS = frozenset("is are has have can should supports needs".split())
+
+
+def _fails_closed(fallback: Write) -> bool:
+    """A predicate that does not judge (`is_dense_contiguous`, `are_block_parameters_compatible`,
+    not `is_correct`) answers False when its check raises: the machinery failing closed, "cannot
+    tell, so no", not a verdict on something checked."""
+    name = fallback.function.rpartition(".")[2]
+    words = segments(name)
+    return fallback.kind in ("except", "narrow-except") and fallback.values[0] == "0.0" and bool(words) \
+        and words[0] in _PREDICATE_HEADS and not is_verdict_function(name) and not fails_open(fallback)

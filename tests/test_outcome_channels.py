@@ -1863,3 +1863,55 @@ def test_machinery_that_fails_closed_stays_quiet(project):
             return strict
         '''})
     assert project.findings() == []
+
+
+def test_handlers_that_decide_or_say_why_stay_quiet(project):
+    """lm_eval: chartqa's `except ValueError` path judges a text reference (it returns 1.0 only when
+    a candidate phrase is found), and longproc's handlers return the verdict beside a reason
+    (`False, "timeout"`): neither is a blanket fallback read as the genuine verdict."""
+    project.write({"metrics.py": '''
+        def relaxed_match(model_answer, references):
+            for ref in references:
+                try:
+                    number = float(ref)
+                    if format(number, ",") in model_answer:
+                        return 1.0
+                except ValueError:
+                    candidates = [f"is {r}" for r in references]
+                    if any(c.lower() in model_answer for c in candidates):
+                        return 1.0
+            return 0
+
+
+        def grade_program(exe_file, testcases):
+            for inputs, outputs in testcases:
+                proc = Popen([exe_file], stdin=PIPE, stdout=PIPE)
+                try:
+                    out, _ = proc.communicate(inputs, timeout=3)
+                    expected = "\\n".join(outputs)
+                    if out.decode() != expected:
+                        return False, "inconsistent"
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    return False, "timeout"
+                except Exception:
+                    return False, "unknown error"
+            return True, ""
+        '''})
+    assert project.findings() == []
+
+
+def test_a_blanket_handler_beside_a_decision_is_still_reported(project):
+    """Control: the handler's unconditional `return False` after a logged branch is the fallback
+    that reads as the compare's verdict."""
+    project.write({"grade.py": '''
+        def grade(answer, expected, verbose):
+            try:
+                got = normalise(answer)
+                return got == normalise(expected)
+            except Exception as e:
+                if verbose:
+                    print(e)
+                return False
+        '''})
+    assert project.findings() == [("grade.py", "FC003", 8)]

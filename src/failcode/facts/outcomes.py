@@ -657,6 +657,12 @@ class _Scan:
         test = node.test
         if self.joined is not None:
             self.no_result(node)
+        if context.kind in ("except", "narrow-except") and context.attempt is not None:
+            # `except ValueError: … if any(c in answer for c in candidates): return 1.0`: what a
+            # handler writes only when a test holds is a decision it makes, not its blanket fallback
+            self.block(node.body, _Context(silent=True))
+            self.block(node.orelse, _Context(silent=True))
+            return
         if context.fallback is None and not context.silent:
             self.unchecked(node)
         if context.fallback is None and not context.silent and _error_status(test):
@@ -967,6 +973,8 @@ class _Scan:
                     self.write(f"{channel}[{key.value!r}]", item, context)
             return
         if top and isinstance(value, ast.Tuple) and value.elts:
+            if context.fallback is not None and any(_says_failure(item) for item in value.elts[1:]):
+                return  # `return False, "timeout"`: the reason beside the verdict says what happened
             self.write(f"{channel}[0]", value.elts[0], context)
             for index, item in enumerate(value.elts[1:], 1):  # `return name, False`: a flag beside what it is about
                 if isinstance(item, ast.Constant) and isinstance(item.value, bool):
@@ -1416,6 +1424,15 @@ def _explained(value: ast.expr, words: frozenset[str] = _EXPLAINING) -> bool:
         if any(set(segments(name)) & words for name in names):
             return True
     return False
+
+
+_FAILURE_REASONS = FAILURE_WORDS | frozenset("timeout timed crash crashed exception unknown".split())
+
+
+def _says_failure(node: ast.expr) -> bool:
+    """A string that names a failure (`"timeout"`, `"exec error"`, `"compilation error"`)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) \
+        and not _FAILURE_REASONS.isdisjoint(segments(node.value))
 
 
 def _awaited(node: Optional[ast.expr]) -> Optional[ast.expr]:

@@ -48,6 +48,13 @@ def _builds_set(node: cst.BaseExpression) -> bool:
     return False
 
 
+def _raises(node: cst.If) -> bool:
+    """`if candidate.finish_reason in BLOCKED: raise ContentBlocked(…)`: a guard, not a filter."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body)
+
+
 class FilterFinder:
     """Finds filters for the extractor's walk and hands them back through `on_filter(node, form,
     container, iterable)`; `on_difference(name)` hears of `x - NAME` / `.difference(NAME)`, the
@@ -165,7 +172,7 @@ class FilterFinder:
         names = _target_names(node.target)
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         for statement in body:
-            if isinstance(statement, cst.If) and statement.orelse is None:
+            if isinstance(statement, cst.If) and statement.orelse is None and not _raises(statement):
                 container = self._membership(statement.test, names)
                 if container is not None:
                     self._record(node, "for", self.collection_name(container), self.collection_name(node.iter))

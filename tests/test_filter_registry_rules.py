@@ -79,6 +79,8 @@ def test_fc004_registry_imported_from_another_module(project):
     "return any(c in FAILURE_ORDER for c in reasons)",
     # a loop guard that raises on a member (helm's content-blocked finish reasons)
     "for r in reasons:\n        if r in FAILURE_ORDER:\n            raise RuntimeError(r)\n    return reasons",
+    # a search for the first hit (agno's session blocker)
+    "for r in reasons:\n        if r in FAILURE_ORDER:\n            return r\n    return None",
 ])
 def test_fc004_quiet_cases(project, body):
     project.write({"report.py": ORDER + f"\n\ndef ordered(reasons, kwargs, allowed):\n    {body}\n"})

@@ -1915,3 +1915,18 @@ def test_a_blanket_handler_beside_a_decision_is_still_reported(project):
                 return False
         '''})
     assert project.findings() == [("grade.py", "FC003", 8)]
+
+
+def test_a_default_of_nothing_is_no_answer(project):
+    """agno's schedule validation: `(None, None)` when the endpoint does not match is a pair with
+    nothing in it, not an answer the later compare against it judges."""
+    project.write({"schedule.py": '''
+        def validate_update(kwargs, allowed):
+            if "endpoint" in kwargs:
+                target = ENDPOINT.fullmatch(kwargs["endpoint"])
+                expected = (target.group(1), target.group(2)) if target else (None, None)
+                if (kwargs["target_type"], kwargs["target_id"]) == expected:
+                    allowed.update({"target_type", "target_id"})
+            return allowed
+        '''})
+    assert project.findings() == []

@@ -279,8 +279,8 @@ class Project:
         """A channel value (facts/outcomes.py keys) that is no verdict: None, NaN, empty text, or a
         failure status (`"error"`, `"unavailable"`) — except the verdict words of a judging
         `function` (`is_failure_status`)."""
-        if value in ("None", "nan"):
-            return True
+        if value in ("None", "nan") or value.startswith("[") and set(value[1:-1].split(", ")) == {"None"}:
+            return True  # `(None, None)`: a pair with nothing in it
         if value[:1] in ("'", '"'):
             text = value[1:-1].strip()
             return not text or self.is_failure_status(text, function) or _says_absent(text)

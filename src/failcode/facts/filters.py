@@ -48,11 +48,13 @@ def _builds_set(node: cst.BaseExpression) -> bool:
     return False
 
 
-def _raises(node: cst.If) -> bool:
-    """`if candidate.finish_reason in BLOCKED: raise ContentBlocked(…)`: a guard, not a filter."""
+def _leaves(node: cst.If) -> bool:
+    """`if candidate.finish_reason in BLOCKED: raise ContentBlocked(…)` is a guard, and `if
+    other["status"] in HOLDING: return other["id"]` a search for the first hit: neither keeps a
+    selection of codes."""
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
     last = body[-1] if body else None
-    return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body)
+    return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, (cst.Raise, cst.Return)) for s in last.body)
 
 
 class FilterFinder:
@@ -172,7 +174,7 @@ class FilterFinder:
         names = _target_names(node.target)
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         for statement in body:
-            if isinstance(statement, cst.If) and statement.orelse is None and not _raises(statement):
+            if isinstance(statement, cst.If) and statement.orelse is None and not _leaves(statement):
                 container = self._membership(statement.test, names)
                 if container is not None:
                     self._record(node, "for", self.collection_name(container), self.collection_name(node.iter))

@@ -244,3 +244,21 @@ def test_fc005_lifecycle_literals_sharing_plain_words_are_unrelated(project):
         "b.py": "from typing import Literal\nPatchApplyStatus = Literal['completed', 'failed']\n",
     })
     assert project.findings() == []
+
+
+def test_fc004_selecting_records_by_a_state_of_a_vocabulary_is_quiet(project):
+    """airflow's dag run: task instances selected by a schedulable state are a selection of the
+    state vocabulary; by a list of failures (the control) an unknown failure state would vanish."""
+    project.write({"dagrun.py": '''
+        SCHEDULEABLE_STATES = ("queued", "scheduled", "up_for_retry")
+        FAILURE_STATES = ("failed", "upstream_failed")
+
+
+        def schedulable(unfinished):
+            return [ti for ti in unfinished if ti.state in SCHEDULEABLE_STATES]
+
+
+        def failed(runs):
+            return [run for run in runs if run.state in FAILURE_STATES]
+        '''})
+    assert project.findings() == [("dagrun.py", "FC004", 10)]

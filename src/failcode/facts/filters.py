@@ -11,6 +11,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from failcode.facts.imports import ImportTable
+from failcode.names import FAILURE_WORDS, segments
 
 _WRAPPERS = frozenset({"set", "frozenset", "list", "tuple", "sorted", "iter", "reversed"})
 _VIEWS = frozenset({"keys", "values", "items", "copy"})
@@ -129,9 +130,16 @@ class FilterFinder:
             names = _target_names(comp_for.target)
             for comp_if in comp_for.ifs:
                 container = self._membership(comp_if.test, names)
-                if container is not None:
-                    self._record(node, "comprehension", self.collection_name(container),
-                                 self.collection_name(comp_for.iter))
+                if container is None:
+                    continue
+                name = self.collection_name(container)
+                # `[t for t in tis if t.state in SCHEDULEABLE_STATES]` selects records by a state of
+                # a vocabulary; by a list of failures (`FAILURE_STATES`) it can drop an unknown failure
+                element = getattr(node, "elt", None)
+                if element is not None and not element.deep_equals(comp_if.test.left) \
+                        and (name is None or FAILURE_WORDS.isdisjoint(segments(name.rpartition(".")[2]))):
+                    continue
+                self._record(node, "comprehension", name, self.collection_name(comp_for.iter))
             comp_for = comp_for.inner_for_in
 
     def call(self, node: cst.Call, name: Optional[str]) -> None:

@@ -1930,3 +1930,22 @@ def test_a_default_of_nothing_is_no_answer(project):
             return allowed
         '''})
     assert project.findings() == []
+
+
+def test_a_reference_default_is_not_a_judged_answer(project):
+    """airflow's trigger rule: `expected = session.scalar(count) or 0` is what `done` is measured
+    against; a query with no rows counts zero, and no answer is judged by its default. The control
+    beside it judges a reply's own default (`verdict or "no"`), which reads as the answer "no"."""
+    project.write({"rules.py": '''
+        def upstream_done(session, query, done):
+            expected = session.scalar(query) or 0
+            if done < expected:
+                return False
+            return True
+
+
+        def judge(client, prompt):
+            verdict = client.ask(prompt) or "no"
+            return verdict == "yes"
+        '''})
+    assert project.findings() == [("rules.py", "FC003", 9)]

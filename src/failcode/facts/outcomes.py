@@ -631,12 +631,15 @@ class _Scan:
     def judged_default(self, compare: ast.Compare) -> None:
         """A compare that judges a name holding a reply's default (`choice == target` after `choice
         = m.group(1) if m else "C"`, `verdict == "yes"` after `verdict = data.get("verdict", "no")`)
-        judges the default too: it is a verdict of that name, on the compare's line."""
+        judges the default too: it is a verdict of that name, on the compare's line. Not a
+        reference's default (`expected = session.scalar(count) or 0` … `done < expected`): what is
+        judged against is no answer judged."""
         if id(compare) in self.weighed:
             return
         self.weighed.add(id(compare))
         for side in (compare.left, *compare.comparators):
-            fallback = self.fallen.get(side.id) if isinstance(side, ast.Name) else None
+            fallback = self.fallen.get(side.id) if isinstance(side, ast.Name) \
+                and _REFERENCE.isdisjoint(segments(side.id)) else None
             if fallback is not None:
                 self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
                                             "decided", ("when", compare), compare.lineno, (0, _NOWHERE)))

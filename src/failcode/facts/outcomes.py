@@ -534,27 +534,21 @@ class _Scan:
     def assign(self, target: ast.expr, value: ast.expr, context: _Context) -> None:
         if isinstance(target, ast.Name):
             name = target.id
-            self.compared.pop(name, None)
-            self.fetched.discard(name)
-            answered = _reads_reply(_awaited(value), self.remote, self.answered)
-            self.answered.discard(name)
+            inner = _awaited(value)
+            answered = _reads_reply(inner, self.remote, self.answered)  # before `name` is rebound
+            for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.read):
+                names.discard(name)
+            for table in (self.compared, self.dicts, self.records):
+                table.pop(name, None)
             if answered:
                 self.answered.add(name)
-            inner = _awaited(value)
-            self.remote.discard(name)
-            if isinstance(inner, ast.Call) and not self.local(inner) and not self.is_own_call(inner):
-                self.remote.add(name)  # `response = requests.get(…)`, not `m = re.match(…)` nor our own helper
-            self.dicts.pop(name, None)
-            self.records.pop(name, None)
-            self.parsed.discard(name)
             if self.judges and _parsed_number(value, self.parsed):
                 self.parsed.add(name)  # `score = float(m.group(1))` … `return score / 10`
-            inner = value.value if isinstance(value, ast.Await) else value
-            self.searched.discard(name)
-            self.read.discard(name)
             if isinstance(inner, ast.Call):
                 self.fetched.add(name)
                 self.records[name] = inner
+                if not self.local(inner) and not self.is_own_call(inner):
+                    self.remote.add(name)  # `response = requests.get(…)`, not `m = re.match(…)` nor our own helper
                 callee = _callee(inner)
                 if callee is not None and self.stages.classify(_resolve(callee, self.imports)) == "read":
                     self.read.add(name)  # `data = json.loads(reply)`: a reply, parsed

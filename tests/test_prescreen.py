@@ -223,17 +223,18 @@ def grade(text, expected, failures):
 
 
 def test_libcst_reads_only_the_definitions_that_may_hold_facts():
-    """`grade` records codes; `load` and `Client` hold none, so LibCST reads them as one-line stubs
-    (their names stay defined) and every line keeps its number; the facts, try and handler ids
-    included, are full extraction's."""
+    """`grade` records codes; the import, `TIMEOUT`, `load` and `Client` hold none, so LibCST reads
+    `grade` alone, its lines mapped to the file's; what the others tell the extractor (an import,
+    a name bound, two definitions) comes from `ast`. The facts, try and handler ids included, are
+    full extraction's."""
     tree = ast.parse(MIXED)
     plan = screen.Screen(Settings()).plan(MIXED.encode(), MIXED, tree, "mixed.py", "pkg.mod")
     assert isinstance(plan, screen.Masked)
-    lines, masked = MIXED.splitlines(), plan.text.splitlines()
-    assert len(masked) == len(lines)
-    assert masked[5:12] == ["def load(): pass", "", "", "", "", "", ""]
-    assert masked[14:19] == ["class Client(): pass", "", "", "", ""]
-    assert masked[:4] == lines[:4] and masked[22:] == lines[22:]
+    assert plan.text.splitlines() == MIXED.splitlines()[22:29]
+    assert plan.rows == tuple(range(23, 30))
+    told, after = plan.prelude
+    assert [event[0] for event in told] == ["import", "other", "def", "def"] and after == ()
+    assert [event[1] for event in told[1:]] == ["TIMEOUT", "load", "Client"]
     masked_facts = extract_file(MIXED.encode(), "mixed.py", "pkg.mod", False, Settings())
     full = extract_file(MIXED.encode(), "mixed.py", "pkg.mod", False, Settings(), prescreen=False)
     assert masked_facts == full
@@ -241,28 +242,87 @@ def test_libcst_reads_only_the_definitions_that_may_hold_facts():
     assert full.noqa == ((19, ("BLE001",)),)
 
 
-def test_a_definition_that_imports_keeps_its_imports_in_the_stub():
-    """An import inside a fact-free function binds a name LibCST resolves everywhere after it
-    (`np` below, `json` once more): the stub keeps each import on its own line, as the stub's body;
-    one sharing the `def` line with the header cannot be kept apart, so that definition is read."""
-    source = MIXED.replace("    try:\n        with open", "    import numpy as np\n    try:\n        from json import (\n"
-                           "            load,\n        )\n        with open", 1)
-    plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "mixed.py", "pkg.mod")
+SPARED = '''\
+"""The module's statements outside `grade` hold no fact, but they tell the extractor things."""
+from __future__ import annotations
+
+from json import loads as parse_json
+from . import codes as C
+
+if True:
+    PARSE_FAILED = "PARSE_FAILED"
+    TIMED_OUT = "TIMED_OUT"
+
+    def fetch(url):
+        return url
+
+
+def grade(text, expected, failures):
+    try:
+        answer = parse_json(text)
+        if answer != expected:
+            failures.add(TIMED_OUT)
+    except Exception:
+        failures.add(PARSE_FAILED)
+    try:
+        fetch(text)
+    except Exception:
+        failures.add(C.FETCH_FAILED)
+
+
+TIMED_OUT = 30  # rebound after grade: no longer a constant
+'''
+
+
+def test_what_libcst_is_spared_still_tells_the_extractor():
+    """LibCST reads `from __future__` (its parser may need it) and `grade`; the import aliases, the
+    constants, and `fetch` defined in this module come from `ast`, in source order: the stage is
+    `json.loads`, the sites name the constants' values, `C.FETCH_FAILED` is qualified by the
+    relative import, and the try around `fetch` is not one external call."""
+    plan = screen.Screen(Settings()).plan(SPARED.encode(), SPARED, ast.parse(SPARED), "pkg/grader.py", "pkg.grader")
     assert isinstance(plan, screen.Masked)
-    lines, masked = source.splitlines(), plan.text.splitlines()
-    assert len(masked) == len(lines)
-    assert masked[5:13] == ["def load():", "", "    import numpy as np", "", "    from json import (",
-                            "            load,", "        )", ""]  # the header on the decorator's line
-    facts = extract_file(source.encode(), "mixed.py", "pkg.mod", False, Settings())
-    assert facts == extract_file(source.encode(), "mixed.py", "pkg.mod", False, Settings(), prescreen=False)
-    one_line = MIXED + "\n\ndef quick(path): import numpy as np; return 1\n"
+    assert plan.text.splitlines()[0] == "from __future__ import annotations"
+    assert plan.text.splitlines()[1] == "def grade(text, expected, failures):"
+    assert plan.rows[:2] == (2, 15)
+    facts = extract_file(SPARED.encode(), "pkg/grader.py", "pkg.grader", False, Settings())
+    assert facts == extract_file(SPARED.encode(), "pkg/grader.py", "pkg.grader", False, Settings(), prescreen=False)
+    assert [(site.pos.line, site.ref) for site in facts.sites] == [
+        (19, "pkg.grader.TIMED_OUT"), (21, "pkg.grader.PARSE_FAILED"), (25, "pkg.codes.FETCH_FAILED")]
+    assert [(found.pos.line, [stage.name for stage in found.stages], found.single_external_call)
+            for found in facts.tries] == [(16, ["json.loads", "!= on answer"], False), (22, [], False)]
+    assert [(constant.qualname, constant.value) for constant in facts.constants] == [
+        ("pkg.grader.PARSE_FAILED", "PARSE_FAILED"), ("pkg.grader.TIMED_OUT", "TIMED_OUT")]
+
+
+def test_a_method_that_imports_keeps_its_imports_in_the_stub():
+    """An import inside a fact-free method binds a name LibCST resolves everywhere after it
+    (`np` below, `json` once more): the method's stub keeps each import on its own line, as the
+    stub's body; one sharing the `def` line with the header cannot be kept apart, so that method
+    is read. A fact-free function at module level tells its imports through the prelude."""
+    source = CLASS_WITH_ONE_JUDGE.replace("        try:\n            return text", "        import numpy as np\n"
+                                          "        try:\n            from json import (\n                load,\n"
+                                          "            )\n            return text", 1)
+    plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "g.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    assert plan.text.splitlines()[:10] == [
+        "class Grader:", "    timeout = 30", "", "    def normalise():",  # the header on the decorator's line
+        "        import numpy as np", "        from json import (", "                load,", "            )",
+        "", "    def grade(self, text, expected, failures):"]
+    assert plan.rows[:10] == (1, 2, 3, 4, 6, 8, 9, 10, 14, 15)
+    facts = extract_file(source.encode(), "g.py", "pkg.mod", False, Settings())
+    assert facts == extract_file(source.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
+    one_line = source.replace("    def grade(", "    def quick(self): import numpy as np; return 1\n\n    def grade(")
     plan = screen.Screen(Settings()).plan(one_line.encode(), one_line, ast.parse(one_line), "m.py", "pkg.mod")
-    assert "def quick(path): import numpy as np; return 1" in plan.text and "def load(): pass" in plan.text
+    assert "    def quick(self): import numpy as np; return 1" in plan.text and "    def normalise():" in plan.text
+    module_level = MIXED.replace("    try:\n        with open", "    import numpy as np\n    try:\n        with open", 1)
+    plan = screen.Screen(Settings()).plan(module_level.encode(), module_level, ast.parse(module_level), "m.py", "pkg.mod")
+    told = plan.prelude[0]
+    assert "def load" not in plan.text and told[told.index(("def", "load")) + 1][1].names[0].asname == "np"
 
 
 def test_a_large_file_goes_to_libcst_in_parts(monkeypatch):
     """Over PART_SIZE of masked text, the definitions that may hold facts are shared out among parts
-    (LibCST's memory grows with the module); each part keeps every import, and the facts, try and
+    (LibCST's memory grows with the module); each part tells every import, and the facts, try and
     handler ids included, are one read's."""
     grader = MIXED[MIXED.index("def grade("):]
     source = MIXED + "".join(grader.replace("def grade(", f"def grade_{n}(") + "\n" for n in range(6))
@@ -270,7 +330,7 @@ def test_a_large_file_goes_to_libcst_in_parts(monkeypatch):
     monkeypatch.setattr(screen, "PART_SIZE", len(grader) * 2 + 20)  # two definitions a part
     plan = screen.Screen(Settings()).plan(source.encode(), source, tree, "big.py", "pkg.mod")
     assert isinstance(plan, tuple) and len(plan) == 4
-    assert all("import json" in part.text for part in plan)
+    assert all(part.prelude[0][0][0] == "import" for part in plan)
     assert ["def grade_5(text, expected, failures):" in part.text for part in plan] == [False, False, False, True]
     facts = extract_file(source.encode(), "big.py", "pkg.mod", False, Settings())
     full = extract_file(source.encode(), "big.py", "pkg.mod", False, Settings(), prescreen=False)
@@ -286,7 +346,7 @@ def test_an_alias_of_a_registry_name_is_registry_like_everywhere():
         "\n\ndef known(reasons):\n    return [r for r in reasons if r in KNOWN]\n")
     plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "m.py", "pkg.mod")
     assert isinstance(plan, screen.Masked)
-    assert "    return [r for r in reasons if r in KNOWN]" in plan.text and "def load(): pass" in plan.text
+    assert "    return [r for r in reasons if r in KNOWN]" in plan.text and "def load" not in plan.text
     facts = extract_file(source.encode(), "m.py", "pkg.mod", False, Settings())
     assert facts == extract_file(source.encode(), "m.py", "pkg.mod", False, Settings(), prescreen=False)
     assert [(f.container, f.pos.line) for f in facts.filters] == [("codes.FAILURE_CODES", 34)]
@@ -322,9 +382,9 @@ def test_a_class_is_read_with_its_fact_free_methods_masked():
     source = CLASS_WITH_ONE_JUDGE
     plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "g.py", "pkg.mod")
     assert isinstance(plan, screen.Masked)
-    assert plan.text.splitlines()[:10] == ["class Grader:", "    timeout = 30", "",
-                                           "    def normalise(): pass", "", "", "", "", "", ""]
-    assert plan.text.splitlines()[10:] == source.splitlines()[10:]
+    assert plan.text.splitlines()[:4] == ["class Grader:", "    timeout = 30", "", "    def normalise(): pass"]
+    assert plan.text.splitlines()[4:] == source.splitlines()[9:]
+    assert plan.rows == (1, 2, 3, 4, 10, 11, 12, 13)
     masked = extract_file(source.encode(), "g.py", "pkg.mod", False, Settings())
     assert masked == extract_file(source.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
     assert [(site.function, site.pos.line) for site in masked.sites] == [("Grader.grade", 13)]
@@ -335,11 +395,12 @@ def test_a_class_is_read_with_its_fact_free_methods_masked():
                                     CLASS_WITH_ONE_JUDGE.replace("\n    @staticmethod", "\n\f    @staticmethod")])
 def test_masking_keeps_every_line_break_and_indent(source, newline):
     """CRLF, lone CR, tab-indented files and a form feed before an indented definition are masked
-    line for line, with full extraction's facts."""
+    keeping each kept line's own break, with full extraction's facts."""
     data = source.replace("\n", newline).encode()
     text = data.decode()
     plan = screen.Screen(Settings()).plan(data, text, ast.parse(text), "m.py", "pkg.mod")
     assert isinstance(plan, screen.Masked)
-    assert plan.text.count(newline) == text.count(newline)
+    assert plan.text.count(newline) == len(plan.rows)
+    assert plan.text.count("\r") + plan.text.count("\n") == len(plan.rows) * len(newline)
     assert extract_file(data, "m.py", "pkg.mod", False, Settings()) == \
         extract_file(data, "m.py", "pkg.mod", False, Settings(), prescreen=False)

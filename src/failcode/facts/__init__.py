@@ -41,7 +41,7 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
 
             facts = extract_parts(plan, text, path, module, is_package, settings)
         else:  # LibCST reads only the top-level statements that may hold facts
-            facts = extract_source(plan.text, path, module, is_package, settings, plan.tree, original=text)
+            facts = extract_source(text, path, module, is_package, settings, masked=plan)
     writes, blames = outcome_facts(tree, text, _stages(settings), module, is_package) if tree is not None else ((), ())
     return dataclasses.replace(facts, writes=writes, blames=blames) if writes or blames else facts
 

@@ -21,6 +21,7 @@ from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
+from failcode.facts.screen import Masked
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, Vocabulary
 from failcode.facts.sinks import keyword_values, recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
@@ -81,8 +82,10 @@ class Extractor:
     """Walks one module. Nodes that become facts are kept with a builder until positions exist."""
 
     def __init__(self, module: cst.Module, path: str, module_name: str, is_package: bool,
-                 settings: Settings, shapes: Vocabulary, stages: StageClassifier) -> None:
+                 settings: Settings, shapes: Vocabulary, stages: StageClassifier,
+                 prelude: Optional[tuple] = None) -> None:
         self.module = module
+        self.prelude = prelude  # what the statements the screen spared LibCST tell (screen.Masked)
         self.path = path
         self.module_name = module_name
         self.imports = ImportTable(module_name, is_package)
@@ -111,9 +114,11 @@ class Extractor:
 
     # -- traversal ---------------------------------------------------------------------------
 
-    def run(self, source: Optional[str] = None, tree: Optional[ast.Module] = None) -> FileFacts:
+    def run(self, source: Optional[str] = None, tree: Optional[ast.Module] = None,
+            rows: Optional[tuple[int, ...]] = None) -> FileFacts:
         """The file's facts. `source` is the parsed text and `tree` its `ast`, which let positions be
-        computed for the fact nodes alone; without `source`, the whole module is positioned."""
+        computed for the fact nodes alone; without `source`, the whole module is positioned. `rows`
+        gives each line of a masked `source` its line in the file (screen.Masked)."""
         self.walk(self.module)
         if not self.pending:
             return FileFacts(self.path, self.module_name)
@@ -127,12 +132,13 @@ class Extractor:
             fill(note)
         for build in self.pending:
             build(note)
-        ranges = node_positions(self.module, wanted, source, tree, _children_fields)
+        ranges = node_positions(self.module, wanted, source, tree, _children_fields, rows)
+        row = (lambda line: line) if rows is None else (lambda line: rows[line - 1])
 
         def pos_of(node: cst.CSTNode) -> Pos:
             code_range = ranges[id(node)]
-            return Pos(code_range.start.line, code_range.start.column + 1,
-                       code_range.end.line, code_range.end.column + 1)
+            return Pos(row(code_range.start.line), code_range.start.column + 1,
+                       row(code_range.end.line), code_range.end.column + 1)
 
         buckets: dict[type, list] = {Site: [], TryBlock: [], Test: [], Registry: [], Filter: [], Constant: [],
                                      Annotation: []}
@@ -174,6 +180,30 @@ class Extractor:
             self.walk(node)
 
     # -- scopes ------------------------------------------------------------------------------
+
+    def visit_Module(self, node: cst.Module) -> Optional[bool]:
+        if not self.prelude:
+            return None
+        if len(self.prelude) != len(node.body) + 1:
+            raise ValueError(f"the screen kept {len(self.prelude) - 1} statements, LibCST read {len(node.body)}")
+        for told, statement in zip(self.prelude, node.body):
+            self._spared(told)
+            self.walk(statement)
+        self._spared(self.prelude[-1])
+        return False
+
+    def _spared(self, told: tuple) -> None:
+        """What statements LibCST did not read tell, as they would have told it (screen.Event)."""
+        for event in told:
+            kind = event[0]
+            if kind == "import":
+                self.imports.add_ast(event[1])
+            elif kind == "def":
+                self.module_defs.add(event[1])
+            elif kind == "string":
+                self._constant(event[1], event[2])
+            else:
+                self.strings.pop(event[1], None)
 
     def visit_Import(self, node: cst.Import) -> bool:
         self.imports.add_import(node)
@@ -648,10 +678,7 @@ class Extractor:
     def _module_assignment(self, name: str, target: cst.Name, value: cst.BaseExpression) -> None:
         literal = string_value(value)
         if literal is not None:
-            if name.isupper():
-                qualname = self._qualify(name)
-                self.pending.append(lambda pos_of: Constant(qualname, literal))
-                self.strings[name] = literal
+            self._constant(name, literal)
             return
         self.strings.pop(name, None)
         found = registries.collection_elements(value, self.imports, self.strings)
@@ -662,6 +689,13 @@ class Extractor:
                                   or self._code_collection(name, found)):
             module, path = self.module_name, self.path
             self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(target), found, pos_of))
+
+    def _constant(self, name: str, literal: str) -> None:
+        """`name = "text"` at module level: an UPPER_CASE name is a constant that may name a code."""
+        if name.isupper():
+            qualname = self._qualify(name)
+            self.pending.append(lambda pos_of: Constant(qualname, literal))
+            self.strings[name] = literal
 
     def _code_collection(self, name: str, found: tuple) -> bool:
         """`ORDER = ("READ_FAILED", "ANSWER_MISMATCH")`: a constant list, tuple or set of two or
@@ -840,17 +874,20 @@ def extract(data: bytes, path: str, module_name: str, is_package: bool, settings
 
 
 def extract_source(text: str, path: str, module_name: str, is_package: bool, settings: Settings,
-                   tree: Optional[ast.Module] = None, original: Optional[str] = None) -> FileFacts:
+                   tree: Optional[ast.Module] = None, masked: Optional[Masked] = None) -> FileFacts:
     """Facts of decoded source text; `tree` is its `ast` when the caller has parsed it already.
-    `original` is the file's own text when `text` masks part of it (facts/screen.py `Masked`): its
-    noqa comments count wherever they are."""
-    module = parse(text)
+    With `masked` (facts/screen.py), LibCST reads only what it kept of the text; noqa comments
+    count wherever they are in the text."""
+    source = text if masked is None else masked.text
+    module = parse(source)
     shapes, stages = _tools(settings)
     try:
-        facts = Extractor(module, path, module_name, is_package, settings, shapes, stages).run(text, tree)
+        extractor = Extractor(module, path, module_name, is_package, settings, shapes, stages,
+                              None if masked is None else masked.prelude)
+        facts = extractor.run(source, tree, None) if masked is None else extractor.run(source, masked.tree, masked.rows)
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to analyse") from None
-    noqa, file_noqa = suppressions(text if original is None else original)
+    noqa, file_noqa = suppressions(text)
     if noqa or file_noqa:
         facts = dataclasses.replace(facts, noqa=noqa, file_noqa=file_noqa)
     return facts
@@ -860,13 +897,13 @@ def extract_parts(parts, original: str, path: str, module_name: str, is_package:
                   settings: Settings) -> FileFacts:
     """Facts of a large file read in parts (facts/screen.py `_parts`): each part's facts on the lines
     it owns, try and handler ids renumbered across the parts in source order, as one read gives
-    them. Every part holds the module's imports and its statements outside definitions alike."""
+    them. Every part tells the module's imports and its statements outside definitions alike."""
     merged: dict[str, list] = {"sites": [], "tries": [], "tests": [], "registries": [], "filters": []}
     annotations: set[Annotation] = set()
     imports: set[str] = set()
     first: Optional[FileFacts] = None
     for number, part in enumerate(parts):
-        facts = extract_source(part.text, path, module_name, is_package, settings, part.tree, original=original)
+        facts = extract_source(original, path, module_name, is_package, settings, masked=part)
         first = first or facts
         offset = number * 1_000_000  # ids apart until `_numbered` numbers them anew
 

@@ -6,7 +6,8 @@ parses per file.
 
 from __future__ import annotations
 
-from typing import Optional
+import ast
+from typing import Optional, Union
 
 import libcst as cst
 
@@ -35,32 +36,46 @@ class ImportTable:
     def add_import(self, node: cst.Import) -> None:
         if isinstance(node.names, cst.ImportStar):
             return
-        for alias in node.names:
-            target = dotted(alias.name)
+        self._modules([(dotted(alias.name), _alias(alias)) for alias in node.names])
+
+    def add_import_from(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        self._names(dotted(node.module) if node.module is not None else "", len(node.relative),
+                    [(dotted(alias.name), _alias(alias)) for alias in node.names])
+
+    def add_ast(self, node: Union[ast.Import, ast.ImportFrom]) -> None:
+        """The same for an `ast` import: one in a part of the file LibCST was spared
+        (facts/screen.py `Masked.prelude`)."""
+        names = [(alias.name, alias.asname) for alias in node.names]
+        if isinstance(node, ast.Import):
+            self._modules(names)
+        elif names != [("*", None)]:
+            self._names(node.module or "", node.level, names)
+
+    def _modules(self, names: list[tuple[Optional[str], Optional[str]]]) -> None:
+        """`import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`."""
+        for target, alias in names:
             if target is None:
                 continue
             self.targets.add(target)
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.names[alias.asname.name.value] = target
+            if alias is not None:
+                self.names[alias] = target
             else:
                 root = target.split(".")[0]
                 self.names[root] = root
 
-    def add_import_from(self, node: cst.ImportFrom) -> None:
-        base = dotted(node.module) if node.module is not None else ""
-        if node.relative:
-            level = len(node.relative)
+    def _names(self, base: Optional[str], level: int, names: list[tuple[Optional[str], Optional[str]]]) -> None:
+        """`from base import name as alias`, `level` dots up from this module's package."""
+        if level:
             anchor = self._package[: len(self._package) - (level - 1)] if level > 1 else self._package
             base = ".".join([*anchor, base] if base else anchor)
-        if base is None or isinstance(node.names, cst.ImportStar):
+        if base is None:
             return
-        for alias in node.names:
-            name = dotted(alias.name)
+        for name, alias in names:
             if name is None:
                 continue
-            local = name
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local = alias.asname.name.value
+            local = alias or name
             self.names[local] = f"{base}.{name}" if base else name
             self.targets.add(self.names[local])
 
@@ -80,3 +95,7 @@ class ImportTable:
 
     def is_imported(self, name: str) -> bool:
         return name.split(".")[0] in self.names
+
+
+def _alias(alias: cst.ImportAlias) -> Optional[str]:
+    return alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None

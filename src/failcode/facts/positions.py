@@ -17,7 +17,7 @@ import dataclasses
 import re
 import warnings
 from types import SimpleNamespace
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
@@ -54,17 +54,19 @@ def all_fields(node: cst.CSTNode) -> tuple[str, ...]:
 
 
 def node_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source: Optional[str],
-                   tree: Optional[ast.Module] = None, fields: Fields = all_fields) -> Mapping[int, CodeRange]:
+                   tree: Optional[ast.Module] = None, fields: Fields = all_fields,
+                   rows: Optional[Sequence[int]] = None) -> Mapping[int, CodeRange]:
     """PositionProvider's range of each node, keyed by `id(node)`: statement by statement when
     `source` (the text `module` was parsed from) is given, else — or when that way cannot vouch —
     by PositionProvider. `tree` is the source's `ast` when the caller has it; `fields` names the
-    node fields that can lead to the wanted nodes."""
+    node fields that can lead to the wanted nodes. When `source` holds some lines of a file,
+    `rows` gives each its line in the file, and `tree` numbers statements as the file does."""
     wanted = {id(node): node for node in nodes}
     if not wanted:
         return {}
     if source is not None:
         try:
-            return statement_positions(module, wanted.values(), source, tree, fields)
+            return statement_positions(module, wanted.values(), source, tree, fields, rows)
         except (Unpositioned, AttributeError, KeyError, IndexError, TypeError, ValueError):
             pass  # including the unexpected from LibCST's internals: the slow way is still right
     ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
@@ -72,7 +74,8 @@ def node_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source: Opt
 
 
 def statement_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source: str,
-                        tree: Optional[ast.Module] = None, fields: Fields = all_fields) -> dict[int, CodeRange]:
+                        tree: Optional[ast.Module] = None, fields: Fields = all_fields,
+                        rows: Optional[Sequence[int]] = None) -> dict[int, CodeRange]:
     """PositionProvider's range of each node, keyed by `id(node)`, rendering only the statements
     that hold them; raises Unpositioned where it cannot vouch for the result."""
     wanted = {id(node): node for node in nodes}
@@ -84,6 +87,9 @@ def statement_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             raise Unpositioned(f"ast cannot parse the source: {exc}") from None
     lines = _ast_statements(tree)
+    if rows is not None:
+        line_of = {row: number for number, row in enumerate(rows, 1)}
+        lines = [(line_of[line], name) for line, name in lines]
     starts = [0] + [match.end() for match in _NEWLINE.finditer(source)]
     result: dict[int, CodeRange] = {}
     elifs: set[int] = set()

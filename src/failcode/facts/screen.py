@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import re
 import unicodedata
 import warnings
@@ -46,6 +47,8 @@ _DEFINITIONS = frozenset({*_FUNCTIONS, ast.ClassDef})
 _TRY = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 _MATCH = getattr(ast, "Match", ())  # Python 3.10+
 _TYPE_ALIAS = getattr(ast, "TypeAlias", ())  # Python 3.12+
+_COMPOUND = tuple({*_FUNCTIONS, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
+                   *_TRY, *((_MATCH,) if _MATCH else ())})
 _NON_ASCII_WORD = re.compile(r"\b\w*[^\W\x00-\x7f]\w*")  # tried at word starts only: linear
 # A string whose value is not its text: an escape that can spell a letter (`"st\x61tus"`, `\u`,
 # `\N{…}`, octal) or an implicit concatenation (`"sta" "tus"`, also when the next part starts the
@@ -66,15 +69,28 @@ class _Whole(_Maybe):
     `r in KNOWN` a filter wherever it is): LibCST must extract all of it."""
 
 
+# What a module-level statement LibCST is spared still tells the extractor, in source order:
+# ("import", node) at any depth; ("def", name) of a module-level function or class; ("string", name,
+# value) and ("other", name) of a module-level `name = value`. The screen proved it holds no fact;
+# these are the extractor's state it would have changed (imports resolve names, `_is_external` asks
+# for the module's definitions, constants are facts and name codes).
+Event = tuple
+
+
 @dataclass(frozen=True)
 class Masked:
-    """A file for LibCST with its fact-free top-level functions and classes masked: each is a
-    one-line stub (`def name(): pass`, so the module's own names stay known) followed by blank lines,
-    so every line keeps its number and every kept statement its text. `tree` is `ast`'s view of
-    `text` as far as facts/positions.py reads it (statements, their lines and bodies)."""
+    """What LibCST reads of a file: the top-level statements that may hold facts, every other line
+    dropped; a kept class's fact-free methods are one-line stubs (`def name(): pass`, with the
+    imports they hold). Lines are dropped, not blanked, because LibCST builds a node for every blank
+    line. `rows` gives each line of `text` its line in the file (kept statements keep their text,
+    so columns hold); `prelude` what the dropped statements before each kept one (and after the
+    last) tell (`Event`). `tree` is `ast`'s view of the kept statements as far as
+    facts/positions.py reads it (statements, their lines in the file and bodies)."""
 
     text: str
     tree: ast.Module
+    rows: tuple[int, ...]
+    prelude: tuple[tuple[Event, ...], ...]
     owned: tuple[tuple[int, int], ...] = ()  # a part of a large file: the lines whose facts are its own
 
 
@@ -106,29 +122,80 @@ _STUBS = {kind: ast.parse(f"{word} _(): pass").body[0] for kind, word in
 
 
 def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict[int, list[ast.stmt]]) -> Masked:
-    """`text` with the top-level statements `masks` names (an empty list: the whole statement) or
-    their members (a class's methods) replaced by stubs; `kept` holds each masked definition's
-    imports (by id), as the screen's walk met them."""
+    """`text` without the top-level statements `masks` names with an empty list (what they tell
+    goes to `prelude`), and with the members of classes it names masked by stubs; `kept` holds
+    each masked member's imports (by id), as the screen's walk met them."""
     parts = _LINE_BREAK.split(text)  # content, break, content, …: Python's own line breaks only
     lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
-    body = list(tree.body)
-    for index, members in masks.items():
+    body: list[ast.stmt] = []
+    prelude: list[tuple[Event, ...]] = []
+    told: list[Event] = []
+    rows: list[int] = []
+    for index, statement in enumerate(tree.body):
+        members = masks.get(index)
+        if members == []:
+            told.extend(_events(statement, True))
+            continue
+        spared: set[int] = set()
         if members:
-            owner = copy.copy(body[index])
-            owner.body = list(owner.body)
+            statement = copy.copy(statement)
+            statement.body = list(statement.body)
             for member in members:
-                owner.body[member] = _stub(lines, owner.body[member], kept[id(owner.body[member])])
-            body[index] = owner
-        else:
-            body[index] = _stub(lines, body[index], kept[id(body[index])])
-    return Masked("".join(lines), ast.Module(body=body, type_ignores=[]))
+                statement.body[member] = _stub(lines, statement.body[member], kept[id(statement.body[member])], spared)
+        if not (body and statement.lineno == body[-1].end_lineno and _simple(statement) and _simple(body[-1])):
+            prelude.append(tuple(told))  # a new LibCST statement (`a = 1; b = 2` is one)
+            told = []
+        start = _first_line(statement) if not rows else max(_first_line(statement), rows[-1] + 1)
+        rows.extend(number for number in range(start, statement.end_lineno + 1) if number not in spared)
+        body.append(statement)
+    prelude.append(tuple(told))
+    return Masked("".join(lines[number - 1] for number in rows), ast.Module(body=body, type_ignores=[]),
+                  tuple(rows), tuple(prelude))
+
+
+def _simple(statement: ast.stmt) -> bool:
+    return not isinstance(statement, _COMPOUND)
+
+
+def _events(statement: ast.stmt, module_level: bool) -> list[Event]:
+    """What a spared statement tells the extractor (see `Event`), in source order."""
+    kind = type(statement)
+    if kind is ast.Import or kind is ast.ImportFrom:
+        return [("import", statement)]
+    if kind in _DEFINITIONS:
+        return [("def", statement.name)] * module_level + [("import", node) for node in _imports(statement)]
+    if kind is ast.Assign or kind is ast.AnnAssign:
+        targets = statement.targets if kind is ast.Assign else [statement.target]
+        value = statement.value
+        if value is None or len(targets) != 1 or type(targets[0]) is not ast.Name:
+            return []
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return [("string", targets[0].id, value.value)]
+        return [("other", targets[0].id)]
+    told: list[Event] = []
+    for block in (getattr(statement, "body", ()), *(part.body for part in getattr(statement, "handlers", ())),
+                  *(case.body for case in getattr(statement, "cases", ())),
+                  getattr(statement, "orelse", ()), getattr(statement, "finalbody", ())):
+        for inner in block:
+            told.extend(_events(inner, module_level))
+    return told
+
+
+def _alone(body: list[ast.stmt], index: int) -> bool:
+    """Whether a top-level statement can be spared by blanking its lines: no other statement shares
+    them (`a = 1; b = 2`), and it is no `from __future__` import (LibCST's parser reads those)."""
+    statement = body[index]
+    if type(statement) is ast.ImportFrom and statement.module == "__future__":
+        return False
+    return (index == 0 or body[index - 1].end_lineno < _first_line(statement)) \
+        and (index + 1 == len(body) or _first_line(body[index + 1]) > statement.end_lineno)
 
 
 def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list[tuple[int, Optional[int]]],
            whole: Masked, kept: dict[int, list[ast.stmt]]) -> Union[Masked, tuple[Masked, ...]]:
     """A large masked file as parts for LibCST: the definitions that may hold facts are shared out
-    in source order, about PART_SIZE of text each; each part masks the others' too (their imports
-    stay), and owns the facts on its definitions' lines. The first part also owns the facts on
+    in source order, about PART_SIZE of text each; each part masks the others' too (what they tell
+    stays: `Masked.prelude`, a stub's imports), and owns the facts on its definitions' lines. The first part also owns the facts on
     every line no part's definitions hold."""
     def node(unit: tuple[int, Optional[int]]) -> ast.stmt:
         statement = tree.body[unit[0]]
@@ -138,9 +205,10 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
         statement = node(unit)
         return _first_line(statement), statement.end_lineno
 
-    held = {unit: _imports(node(unit)) for unit in units}  # the walk stopped inside these: look once
-    movable = [unit for unit in units if _maskable(node(unit), held[unit])]
-    kept = {**kept, **{id(node(unit)): held[unit] for unit in movable}}
+    held = {unit: _imports(node(unit)) for unit in units if unit[1] is not None}  # the walk stopped inside these
+    movable = [unit for unit in units
+               if (_alone(tree.body, unit[0]) if unit[1] is None else _maskable(node(unit), held[unit]))]
+    kept = {**kept, **{id(node(unit)): held[unit] for unit in movable if unit[1] is not None}}
     starts = [0, 0, *(match.end() for match in _LINE_BREAK.finditer(text))]
     groups: list[list[tuple[int, Optional[int]]]] = [[]]
     size = 0
@@ -176,15 +244,15 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
                 line = max(line, last + 1)
             gaps.append((line, len(starts)))
             owned = tuple(sorted((*owned, *gaps)))
-        parts.append(Masked(masked.text, masked.tree, owned))
+        parts.append(dataclasses.replace(masked, owned=owned))
     return tuple(parts)
 
 
-def _stub(lines: list[str], statement: ast.stmt, kept: list[ast.stmt]) -> ast.stmt:
+def _stub(lines: list[str], statement: ast.stmt, kept: list[ast.stmt], spared: set[int]) -> ast.stmt:
     """Masks a definition's lines in place (`def name(): pass`, at its indentation, then blank
-    lines) and returns the stub's `ast`. Its imports, at any depth, stay on their lines as the
-    stub's body (`def name():` then `import x`; `maskable` says when they can): LibCST resolves
-    names through every import of the file, in order, wherever it stands."""
+    lines, noted in `spared`) and returns the stub's `ast`. Its imports, at any depth, stay on their
+    lines as the stub's body (`def name():` then `import x`; `maskable` says when they can): LibCST
+    resolves names through every import of the file, in order, wherever it stands."""
     first = _first_line(statement)
     word = "class" if type(statement) is ast.ClassDef else "def"
     opening = lines[first - 1]
@@ -195,11 +263,13 @@ def _stub(lines: list[str], statement: ast.stmt, kept: list[ast.stmt]) -> ast.st
         ending = line[len(line.rstrip("\r\n")):]  # a line's content holds no CR or LF
         head = f"{indent}{word} {statement.name}():" + ("" if kept else " pass")
         lines[number - 1] = f"{head}{ending}" if number == first else ending
+    spared.update(range(first + 1, statement.end_lineno + 1))
     body: list[ast.stmt] = []
     for node, text in zip(kept, texts):
         text[0] = f"{indent}    {text[0]}"
         for number, part in enumerate(text, node.lineno):
             lines[number - 1] = part + lines[number - 1]  # the masked line holds its line break only
+            spared.discard(number)
         restored = copy.copy(node)
         restored.col_offset = len(indent) + 4
         body.append(restored)
@@ -210,8 +280,8 @@ def _stub(lines: list[str], statement: ast.stmt, kept: list[ast.stmt]) -> ast.st
 
 
 def _first_line(statement: ast.stmt) -> int:
-    """A definition's first line: its first decorator's, else its own."""
-    return min([statement.lineno, *(d.lineno for d in statement.decorator_list)])
+    """A statement's first line: a definition's first decorator's, else its own."""
+    return min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
 
 
 def _imports(statement: ast.stmt) -> list[ast.stmt]:
@@ -450,8 +520,8 @@ class _Walk:
     def parts(self, body: list[ast.stmt], masks: dict[int, list[int]], module_level: bool = True,
               units: Optional[list[tuple[int, Optional[int]]]] = None) -> int:
         """Statements walked one by one (a module-level class member by member, after its header),
-        noting in `masks` the fact-free definitions (`_maskable`): a statement's index with
-        [] for all of it, or a class's index with its fact-free methods; and in `units` the
+        noting in `masks` the fact-free ones: a module-level statement's index with [] (`_alone`:
+        LibCST is spared it), or a class's index with its fact-free methods (`_maskable`: stubs); and in `units` the
         definitions that may hold a fact, as (statement, None) or (class, method). Returns how many
         statements may hold a fact. _Whole still ends the walk."""
         hot = 0
@@ -478,8 +548,12 @@ class _Walk:
                 if units is not None and type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS):
                     units.append((index, None))
                 continue
-            held = self.imports[imports:]  # the walk met the definition's imports in source order
-            if type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS) and _maskable(statement, held):
+            if module_level:
+                if _alone(body, index):
+                    masks[index] = []
+                continue
+            held = self.imports[imports:]  # the walk met the method's imports in source order
+            if type(statement) in _FUNCTIONS and _maskable(statement, held):
                 self.kept[id(statement)] = held
                 masks[index] = []
         return hot

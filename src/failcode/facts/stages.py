@@ -44,6 +44,9 @@ class StageClassifier:
         patterns = [(stage, _Pattern(text)) for stage in STAGE_ORDER for text in table.get(stage, ())]
         # qualified names decide before bare-name patterns
         self._patterns = [p for p in patterns if p[1].dotted] + [p for p in patterns if not p[1].dotted]
+        # most callees match no pattern: one pass of each union tells, before the ordered search
+        self._any_dotted = _union(p.regex for _, p in patterns if p.dotted)
+        self._any_name = _union(p.regex for _, p in patterns if not p.dotted)
         self._known: dict[tuple[str, tuple[str, ...]], Optional[str]] = {}  # files share most callees
 
     def classify(self, name: str, keywords: Iterable[str] = ()) -> Optional[str]:
@@ -51,10 +54,16 @@ class StageClassifier:
         if key in self._known:
             return self._known[key]
         last = name.rpartition(".")[2]
-        stage = next((stage for stage, pattern in self._patterns if pattern.matches(name, last, key[1])), None)
+        stage = next((stage for stage, pattern in self._patterns if pattern.matches(name, last, key[1])), None) \
+            if self._any_dotted.match(name) or self._any_name.match(last) else None
         if len(self._known) < 100_000:
             self._known[key] = stage
         return stage
+
+
+def _union(regexes: Iterable["re.Pattern[str]"]) -> "re.Pattern[str]":
+    """A regex that matches where any of `regexes` does (none: nowhere)."""
+    return re.compile("|".join(f"(?:{regex.pattern})" for regex in regexes) or "(?!)")
 
 
 def is_trivial(name: str) -> bool:

@@ -166,6 +166,8 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
         fresh = []
         for _, task, _ in missing:
             fresh.append(extract_task(task, settings, options.prescreen))
+            gc.collect()
+            gc.freeze()  # the facts so far, kept to the end: no collection need look at them again
             finished()
     else:
         order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))

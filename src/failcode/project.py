@@ -95,23 +95,22 @@ class Project:
         only files with sites ask."""
         found = self._scopes.get(facts.path)
         if found is None:
+            imported = Imported(facts)
             found = self._scopes[facts.path] = [r for r in self.discovered
-                                                if in_scope(r, facts) or self._imports_producer(r, facts)] \
+                                                if in_scope(r, facts, imported) or self._imports_producer(r, imported)] \
                 if facts.sites else []
         return found
 
-    def _imports_producer(self, registry: Registry, facts: FileFacts) -> bool:
+    def _imports_producer(self, registry: Registry, imported: Imported) -> bool:
         """The file imports a function of the registry's module that records its codes itself
         (`from .errors import build_error_payload`, which writes `error_type = "generation_error"`):
         the file speaks that vocabulary. A class or any other function brings no registry along."""
         home = self.files.get(registry.path)
         if home is None:
             return False
-        for imported in facts.imports:
-            package, _, name = imported.rpartition(".")
-            if package != registry.module or not name[:1].islower():
-                continue
-            if any(site.function == name and self.resolve(site).code in registry.codes for site in home.sites):
+        for name in imported.names.get(registry.module, ()):
+            if name[:1].islower() and any(site.function == name and self.resolve(site).code in registry.codes
+                                          for site in home.sites):
                 return True
         return False
 
@@ -330,22 +329,34 @@ def _slip(code: str, other: str) -> bool:
     return len(shorter) == len(longer) or not longer.startswith(shorter)
 
 
-def in_scope(registry: Registry, facts: FileFacts) -> bool:
+def in_scope(registry: Registry, facts: FileFacts, imported: Optional[Imported] = None) -> bool:
     """Whether a discovered registry can govern the sites of a file: the file's module defines it,
     or imports its module (`from pkg import codes`), a constant of its module (`from pkg.codes
     import UNKNOWN_FAILURE`), or the registry by name from its module or a re-export (`from pkg
     import FAILURE_CODES`). Importing a class from a big types module does not bring its every
-    Enum into scope."""
-    if registry.module == facts.module or not registry.module:
+    Enum into scope. `imported` is `Imported(facts)` when the caller asks for many registries."""
+    module = registry.module
+    if module == facts.module or not module:
         return True
-    for imported in facts.imports:
-        package, _, name = imported.rpartition(".")
-        if imported == registry.module or package == registry.module and is_constant_name(name):
-            return True
-        if name == registry.name and package and (package == registry.module
-                                                  or registry.module.startswith(package + ".")):
-            return True
-    return False
+    imported = Imported(facts) if imported is None else imported
+    return module in imported.modules \
+        or any(is_constant_name(name) for name in imported.names.get(module, ())) \
+        or any(package == module or module.startswith(package + ".") for package in imported.sources.get(registry.name, ()))
+
+
+class Imported:
+    """What a file imports, indexed: every dotted name (`modules`), each package's names, and the
+    packages each name comes from (`from pkg import FAILURE_CODES`: `sources["FAILURE_CODES"]`)."""
+
+    def __init__(self, facts: FileFacts) -> None:
+        self.modules = frozenset(facts.imports)
+        self.names: dict[str, list[str]] = {}
+        self.sources: dict[str, list[str]] = {}
+        for dotted in facts.imports:
+            package, _, name = dotted.rpartition(".")
+            self.names.setdefault(package, []).append(name)
+            if package:
+                self.sources.setdefault(name, []).append(package)
 
 
 _ERROR_WORDS = frozenset("error errors failure failures".split())

@@ -41,6 +41,7 @@ from typing import Iterator, Optional
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
 from failcode.facts.vocabulary import (ALLOWS, LOG_METHODS, TEXT_CALLS, fails_open, is_recordable, is_verdict_function,
                                       lets_through)
+from failcode.facts.walk import child_nodes, walk
 from failcode.model import ANY_NUMBER, ANY_REPLY, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
 from failcode.names import FAILURE_WORDS, is_constant_name, segments
 
@@ -141,7 +142,7 @@ def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str
             value = _constant(node.value) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
                 and not isinstance(node.value, ast.ListComp) else None
             for target in targets:
-                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
                     if name in seen or value is None or not isinstance(target, ast.Name):
                         constants.pop(name, None)
                     else:
@@ -307,7 +308,7 @@ class _Scan:
         """The function's guard fails open by a setting (`if self.fail_open: return allow()`):
         letting content through on a failure is its configured policy, not a verdict it forgot."""
         if self._lenient is None:
-            self._lenient = any(_FAIL_OPEN.search(name) for node in ast.walk(self.function)
+            self._lenient = any(_FAIL_OPEN.search(name) for node in walk(self.function)
                                 for name in [node.id if isinstance(node, ast.Name) else
                                              node.attr if isinstance(node, ast.Attribute) else
                                              node.arg if isinstance(node, ast.arg) else ""] if name)
@@ -487,7 +488,7 @@ class _Scan:
                 continue
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING:
                 continue  # as `_nodes(…, prose=False)`: what a log call is given binds nothing of the work
-            stack.extend(child for child in ast.iter_child_nodes(node)
+            stack.extend(child for child in child_nodes(node)
                          if not isinstance(child, (*_SCOPES, ast.JoinedStr)))
         found = self.bound_in[id(statement)] = frozenset(names)
         return found
@@ -826,7 +827,7 @@ class _Scan:
             if name in worked:
                 statement, source = replies.get(name, (None, None))
                 read_reply = statement is not None and any(
-                    isinstance(part, ast.Name) and part.id in replies and part.id != name for part in ast.walk(statement.value))
+                    isinstance(part, ast.Name) and part.id in replies and part.id != name for part in walk(statement.value))
                 if read_reply and not any(w.kind == "reply" and w.channel == name for w in self.writes):
                     self.writes.append(_Pending(statement.value, self.qualname, name, (ANY_REPLY,), "verdict", "reply",
                                                 ("sets it from the reply of", source), statement.lineno, (0, _NOWHERE)))
@@ -915,16 +916,16 @@ class _Scan:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
                     and isinstance(statement.targets[0], ast.Name):
                 value = _awaited(statement.value)
-                uses = {node.id for node in ast.walk(value) if isinstance(node, ast.Name)}
+                uses = {node.id for node in walk(value) if isinstance(node, ast.Name)}
                 if self.is_own_call(value) or uses & ours:
                     ours.add(statement.targets[0].id)
                 elif self.reads(value, read):
                     read.add(statement.targets[0].id)
             elif isinstance(statement, ast.If):
-                names = {node.id for node in ast.walk(statement.test)
+                names = {node.id for node in walk(statement.test)
                          if isinstance(node, ast.Name) and node.id not in _BUILTINS}
                 if names and names <= read:
-                    checks.update(id(node) for node in ast.walk(statement) if isinstance(node, ast.Raise))
+                    checks.update(id(node) for node in walk(statement) if isinstance(node, ast.Raise))
         return checks
 
     def is_own_call(self, node: ast.AST) -> bool:
@@ -1040,7 +1041,7 @@ class _Scan:
             # bound from a call, or from what one returned (`answer = data["answer"]`)
             value = _awaited(getattr(statement, "value", None))
             if isinstance(statement, (ast.Assign, ast.AnnAssign)) and value is not None and (
-                    isinstance(value, ast.Call) or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(value))):
+                    isinstance(value, ast.Call) or any(isinstance(n, ast.Name) and n.id in bound for n in walk(value))):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 bound.update(t.id for t in targets if isinstance(t, ast.Name))
         found = tuple(sorted(first.values(), key=lambda call: call.line))
@@ -1065,7 +1066,7 @@ class _Scan:
             found, lost = (node.orelse, node.body) if absent and absent[1] else (node.body, node.orelse)
             # a lookup's no-match arm stands in for what the other arm reads from it
             # (`m.group(1) if m else "C"`); `1.0 if within_bounds else 0.0` is a flag's two answers
-            if absent is not None and any(isinstance(part, ast.Name) and part.id == absent[0] for part in ast.walk(found)):
+            if absent is not None and any(isinstance(part, ast.Name) and part.id == absent[0] for part in walk(found)):
                 name = absent[0]
                 yield from self.values(found, judging)
                 default = self.constant(lost)
@@ -1173,7 +1174,7 @@ class _Scan:
         and the try's handler answers in its place."""
         return bool(self.trying and self.answered) and not _is_literal(left) and not _is_literal(right) \
             and any(isinstance(part, ast.Name) and part.id in self.answered for side in (left, right)
-                    for part in ast.walk(side))
+                    for part in walk(side))
 
     def absent(self, test: ast.expr) -> Optional[tuple[str, bool]]:
         """(what, missing) when a test asks whether a lookup found something: `m`, `not m`,
@@ -1351,7 +1352,7 @@ def _keyed_by_type(lookup: ast.Call) -> bool:
     """A lookup whose key is an exception's type: `type(e)`, `e.__class__`, its `__mro__`."""
     return any(isinstance(node, ast.Call) and _callee(node) == "type"
                or isinstance(node, ast.Attribute) and node.attr in ("__class__", "__mro__")
-               for node in ast.walk(lookup.args[0]))
+               for node in walk(lookup.args[0]))
 
 
 def _error_status(test: ast.expr) -> bool:
@@ -1500,7 +1501,7 @@ def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
     targets, `:=`); `deep`: also in the blocks it holds, not in nested definitions."""
     roots = [statement] if deep else [part for part in (getattr(statement, "targets", None) or
                                                        [getattr(statement, "target", None)]) if part is not None]
-    for node in _nodes(roots, prose=False) if deep else (n for root in roots for n in ast.walk(root)):
+    for node in _nodes(roots, prose=False) if deep else (n for root in roots for n in walk(root)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
 
@@ -1573,13 +1574,13 @@ def _leaves(body: list[ast.stmt]) -> bool:
 def _only_compares(statement: ast.stmt) -> bool:
     """A statement whose only calls convert (`ok = bool(a == b)`): what it can raise is the compare's
     own error, and "not equal" is a fair answer for values that cannot be compared."""
-    return not any(isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?") for node in ast.walk(statement))
+    return not any(isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?") for node in walk(statement))
 
 
 def _only_converts(statement: ast.stmt) -> bool:
     """A statement whose calls only convert text to numbers (`[Decimal(t) for t in s.split()]`,
     `x = float(s)`), beside trivial ones: one stage, whose error says the text holds no number."""
-    calls = [(_callee(node) or "?").rpartition(".")[2] for node in ast.walk(statement) if isinstance(node, ast.Call)]
+    calls = [(_callee(node) or "?").rpartition(".")[2] for node in walk(statement) if isinstance(node, ast.Call)]
     return any(name in _CONVERTERS for name in calls) and all(name in _CONVERTERS or is_trivial(name) for name in calls)
 
 
@@ -1603,7 +1604,7 @@ def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
     if not isinstance(first, ast.If) or first.orelse or not all(isinstance(s, ast.Raise) for s in first.body) \
             or _reraises(handler.body[1:]):
         return False
-    parts = list(ast.walk(first.test))
+    parts = list(walk(first.test))
     return not any(isinstance(p, ast.Call) or isinstance(p, ast.Name) and p.id == handler.name for p in parts)
 
 
@@ -1613,7 +1614,7 @@ def _stores_caught(handler: ast.ExceptHandler) -> bool:
     if handler.name is None:
         return False
     return any(isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
-               and any(isinstance(part, ast.Name) and part.id == handler.name for part in ast.walk(node.value))
+               and any(isinstance(part, ast.Name) and part.id == handler.name for part in walk(node.value))
                for node in _nodes(handler.body, prose=False))
 
 
@@ -1669,7 +1670,7 @@ def _words_of(body: list[ast.stmt]) -> Iterator[str]:
                 yield name.rpartition(".")[2]
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
             yield " ".join(node.value.split())[:80]
-        children = list(ast.iter_child_nodes(node))
+        children = list(child_nodes(node))
         if isinstance(node, ast.Dict):
             children = [value for value in node.values]
         stack.extend(reversed(children))
@@ -1685,7 +1686,7 @@ def _nodes(roots: list[ast.AST], prose: bool = True) -> Iterator[ast.AST]:
         if not prose and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in _LOGGING:
             continue
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if not isinstance(child, _SCOPES) and (prose or not isinstance(child, ast.JoinedStr)):
                 stack.append(child)
 

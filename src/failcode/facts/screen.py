@@ -38,6 +38,7 @@ from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.vocabulary import Vocabulary, is_recordable
 from failcode.facts.source import decode, suppressions
+from failcode.facts.walk import walk
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name
 
@@ -286,7 +287,7 @@ def _first_line(statement: ast.stmt) -> int:
 
 def _imports(statement: ast.stmt) -> list[ast.stmt]:
     """The imports a definition holds at any depth, in source order."""
-    return sorted((node for node in ast.walk(statement) if isinstance(node, (ast.Import, ast.ImportFrom))),
+    return sorted((node for node in walk(statement) if isinstance(node, (ast.Import, ast.ImportFrom))),
                   key=lambda node: (node.lineno, node.col_offset))
 
 
@@ -408,23 +409,23 @@ class Screen:
                             if self.looks_like_registry(name.rpartition(".")[2])) if b"as" in data else frozenset()
         if not all(map(str.isascii, aliases)):
             return None  # found in the text as its bytes spell it: ASCII names only
-        walk = _Walk(self, self.hot_lines(data, aliases))
-        walk.aliases = aliases
+        walker = _Walk(self, self.hot_lines(data, aliases))
+        walker.aliases = aliases
         masks: dict[int, list[int]] = {}  # top-level statement → its masked members ([]: all of it)
         units: list[tuple[int, Optional[int]]] = []  # the definitions that may hold facts
         try:
-            hot = walk.parts(tree.body, masks, units=units)
+            hot = walker.parts(tree.body, masks, units=units)
         except (_Whole, RecursionError):  # a file-wide fact, or too deep for the screen's walk
             return None
         if hot:
             if not masks:
                 return None
-            masked = _masked(text, tree, masks, walk.kept)
-            return masked if len(masked.text) <= PART_SIZE else _parts(text, tree, masks, units, masked, walk.kept)
-        if walk.bound.intersection(name for name, _ in walk.constants):
+            masked = _masked(text, tree, masks, walker.kept)
+            return masked if len(masked.text) <= PART_SIZE else _parts(text, tree, masks, units, masked, walker.kept)
+        if walker.bound.intersection(name for name, _ in walker.constants):
             return None  # a constant that shadows an import is qualified by the import: let LibCST say
         prefix = f"{module}." if module else ""
-        constants = tuple(Constant(prefix + name, value) for name, value in walk.constants)
+        constants = tuple(Constant(prefix + name, value) for name, value in walker.constants)
         noqa, file_noqa = suppressions(text)
         return FileFacts(path, module, constants=constants, noqa=noqa, file_noqa=file_noqa)
 
@@ -632,7 +633,7 @@ class _Walk:
         word: an annotation on lines without one names none."""
         if not self.is_hot(annotation.lineno, annotation.end_lineno or annotation.lineno):
             return False
-        for node in ast.walk(annotation):
+        for node in walk(annotation):
             name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
                 node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
             if name and self.screen.looks_like_registry(name) and not name.endswith(("Error", "Exception")):
@@ -679,7 +680,7 @@ class _Walk:
 
     def search(self, root: ast.AST, function: Optional[_Function]) -> None:
         """Every call, comparison and filter shape under `root` (one hot statement or header)."""
-        for node in ast.walk(root):
+        for node in walk(root):
             kind = type(node)
             if kind is ast.Call:
                 if function is not None:
@@ -745,7 +746,7 @@ class _Walk:
         if not any(self.screen.assign_target(name) for name in _target_names(subject)):
             return
         for case in node.cases:
-            if any(_string(part) for part in ast.walk(case.pattern)):
+            if any(_string(part) for part in walk(case.pattern)):
                 raise _Maybe
 
     def call_filter(self, node: ast.Call) -> None:
@@ -872,7 +873,7 @@ def _literal(node: ast.expr) -> bool:
 def _type_named(annotation: ast.expr) -> bool:
     """Whether an annotation may name a type of the project (a superset of the extractor's
     `_registry_type(plain=True)`): a capitalised name, attribute or string anywhere in it."""
-    for node in ast.walk(annotation):
+    for node in walk(annotation):
         name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
             node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
         if name and name[:1].isupper():

@@ -135,7 +135,7 @@ def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict
     for index, statement in enumerate(tree.body):
         members = masks.get(index)
         if members == []:
-            told.extend(_events(statement, True))
+            told.extend(_events(statement, kept[id(statement)]))
             continue
         spared: set[int] = set()
         if members:
@@ -158,28 +158,28 @@ def _simple(statement: ast.stmt) -> bool:
     return not isinstance(statement, _COMPOUND)
 
 
-def _events(statement: ast.stmt, module_level: bool) -> list[Event]:
-    """What a spared statement tells the extractor (see `Event`), in source order."""
-    kind = type(statement)
-    if kind is ast.Import or kind is ast.ImportFrom:
-        return [("import", statement)]
-    if kind in _DEFINITIONS:
-        return [("def", statement.name)] * module_level + [("import", node) for node in _imports(statement)]
-    if kind is ast.Assign or kind is ast.AnnAssign:
-        targets = statement.targets if kind is ast.Assign else [statement.target]
-        value = statement.value
-        if value is None or len(targets) != 1 or type(targets[0]) is not ast.Name:
-            return []
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            return [("string", targets[0].id, value.value)]
-        return [("other", targets[0].id)]
-    told: list[Event] = []
-    for block in (getattr(statement, "body", ()), *(part.body for part in getattr(statement, "handlers", ())),
-                  *(case.body for case in getattr(statement, "cases", ())),
-                  getattr(statement, "orelse", ()), getattr(statement, "finalbody", ())):
-        for inner in block:
-            told.extend(_events(inner, module_level))
-    return told
+def _events(statement: ast.stmt, imports: list[ast.stmt]) -> list[Event]:
+    """What a spared module-level statement tells the extractor (see `Event`), in source order;
+    `imports` are the ones it holds at any depth, as the screen's walk met them."""
+    found = [(node.lineno, node.col_offset, ("import", node)) for node in imports]
+    blocks = [[statement]]
+    while blocks:
+        for inner in blocks.pop():
+            kind = type(inner)
+            if kind in _DEFINITIONS:
+                found.append((inner.lineno, inner.col_offset, ("def", inner.name)))
+            elif kind is ast.Assign or kind is ast.AnnAssign:
+                targets = inner.targets if kind is ast.Assign else [inner.target]
+                value = inner.value
+                if value is not None and len(targets) == 1 and type(targets[0]) is ast.Name:
+                    string = isinstance(value, ast.Constant) and isinstance(value.value, str)
+                    found.append((inner.lineno, inner.col_offset, ("string", targets[0].id, value.value) if string
+                                  else ("other", targets[0].id)))
+            elif kind in _COMPOUND:  # module-level blocks: `if`, `try`, `for`, `with`, `match`
+                blocks.extend([getattr(inner, "body", ()), *(part.body for part in getattr(inner, "handlers", ())),
+                               *(case.body for case in getattr(inner, "cases", ())),
+                               getattr(inner, "orelse", ()), getattr(inner, "finalbody", ())])
+    return [event for _, _, event in sorted(found, key=lambda item: item[:2])]
 
 
 def _alone(body: list[ast.stmt], index: int) -> bool:
@@ -206,10 +206,10 @@ def _parts(text: str, tree: ast.Module, masks: dict[int, list[int]], units: list
         statement = node(unit)
         return _first_line(statement), statement.end_lineno
 
-    held = {unit: _imports(node(unit)) for unit in units if unit[1] is not None}  # the walk stopped inside these
+    held = {unit: _imports(node(unit)) for unit in units}  # the walk stopped inside these: look once
     movable = [unit for unit in units
                if (_alone(tree.body, unit[0]) if unit[1] is None else _maskable(node(unit), held[unit]))]
-    kept = {**kept, **{id(node(unit)): held[unit] for unit in movable if unit[1] is not None}}
+    kept = {**kept, **{id(node(unit)): held[unit] for unit in movable}}
     starts = [0, 0, *(match.end() for match in _LINE_BREAK.finditer(text))]
     groups: list[list[tuple[int, Optional[int]]]] = [[]]
     size = 0
@@ -549,11 +549,12 @@ class _Walk:
                 if units is not None and type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS):
                     units.append((index, None))
                 continue
+            held = self.imports[imports:]  # the walk met the statement's imports in source order
             if module_level:
                 if _alone(body, index):
+                    self.kept[id(statement)] = held
                     masks[index] = []
                 continue
-            held = self.imports[imports:]  # the walk met the method's imports in source order
             if type(statement) in _FUNCTIONS and _maskable(statement, held):
                 self.kept[id(statement)] = held
                 masks[index] = []
@@ -912,7 +913,8 @@ def _strings_collection(node: ast.expr, names: bool = False) -> bool:
 def _normalized_names(text: str) -> bool:
     """Whether a word may be an identifier that Python reads NFKC-normalised (`ｘerrors` is
     `xerrors` to `ast`, `errors` segments to LibCST): the screen's names would not be LibCST's."""
-    return any(unicodedata.normalize("NFKC", word) != word for word in set(_NON_ASCII_WORD.findall(text)))
+    return not unicodedata.is_normalized("NFKC", text) and \
+        any(unicodedata.normalize("NFKC", word) != word for word in set(_NON_ASCII_WORD.findall(text)))
 
 
 def parse(text: str) -> Optional[ast.Module]:

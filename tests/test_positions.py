@@ -18,6 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from corpus import examples, fixture_sources, stdlib
 from failcode.config import Settings
 from failcode.facts import extract as extraction
+from failcode.facts import positions
 from failcode.facts.positions import statement_positions
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
@@ -48,6 +49,10 @@ TRICKY = {
     "docstring_and_globals": '"""Doc."""\nfrom __future__ import annotations\nglobal_x = 1\n\ndef f():\n    global global_x\n    del a, b\n    assert x, "A_B"\n',
     "only_comments": "# nothing here\n",
     "empty_lines_with_spaces": "def f():\n    x = 1\n    \n        \n    return 'A_B'\n",
+    # a try's range from `ast` where LibCST agrees, rendered where it may not (the `;` it leaves out)
+    "try_ends": "def f():\n    try: x = 'é'\n    except E: pass;\n    try:\n        y = 1; z = 2;\n"
+                "    except (A,\n            B) as e:  # c\n        w = 'ü' ; v = 3 \\\n            + 4\n"
+                "    finally:\n        pass  # done\n    try: pass\n    except: (\n        1)\n",
 }
 
 
@@ -109,6 +114,36 @@ def test_corpus_nodes_position_like_position_provider():
             continue
         checked += _check_nodes(name, text, most=150)
     assert checked > 2000
+
+
+TRIES = (cst.Try, cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler)
+
+
+def test_try_ranges_read_from_ast_are_position_providers():
+    """Asked for try statements and their handlers alone (as TryBlock facts ask), the ranges come
+    from `ast` without rendering, and equal PositionProvider's; where a block ends in `;` (which
+    LibCST's range leaves out) the statement is rendered instead."""
+    checked = 0
+    sources = [("try_ends", TRICKY["try_ends"]), ("try_star_finally", TRICKY["try_star_finally"])]
+    for name, text in sources + [(name, extraction.decode(data)) for name, data in stdlib(limit=60)]:
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue  # Python 2 test data among the stdlib's
+        nodes = [node for node in _spread(module, 10_000) if isinstance(node, TRIES)]
+        fast = statement_positions(module, nodes, text)
+        slow = _positions(module, nodes)
+        assert [id(node) for node in nodes if fast[id(node)] != slow[id(node)]] == [], name
+        checked += len(nodes)
+    assert checked > 200
+    module = cst.parse_module(TRICKY["try_ends"])
+    tree = ast.parse(TRICKY["try_ends"])
+    tries = [node for node in _spread(module, 10_000) if isinstance(node, cst.Try)]
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.Try)]
+    starts = [0] + [match.end() for match in positions._NEWLINE.finditer(TRICKY["try_ends"])]
+    told = [positions._try_ranges(cst_try, ast_try, [id(cst_try)], TRICKY["try_ends"], starts, lambda line: line)
+            for cst_try, ast_try in zip(tries, sorted(found, key=lambda node: node.lineno))]
+    assert [ranges is not None for ranges in told] == [False, True, True]  # `except E: pass;` is rendered
 
 
 def _facts_identical(corpus) -> int:

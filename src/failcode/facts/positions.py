@@ -86,19 +86,23 @@ def statement_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source
                 tree = ast.parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             raise Unpositioned(f"ast cannot parse the source: {exc}") from None
-    lines = _ast_statements(tree)
-    if rows is not None:
-        line_of = {row: number for number, row in enumerate(rows, 1)}
-        lines = [(line_of[line], name) for line, name in lines]
+    statements = _ast_statements(tree)
+    line_of = (lambda line: line) if rows is None else {row: number for number, row in enumerate(rows, 1)}.__getitem__
     starts = [0] + [match.end() for match in _NEWLINE.finditer(source)]
     result: dict[int, CodeRange] = {}
     elifs: set[int] = set()
     for statement, indents, index, anchor, inside in _locate(module, wanted, fields, elifs):
-        if index >= len(lines):
+        if index >= len(statements):
             raise Unpositioned("LibCST and ast count different statements")
-        line, ast_name = lines[index]
+        node = statements[index]
+        line, ast_name = line_of(node.lineno), type(node).__name__
         if ast_name not in _AST_NAMES.get(type(anchor).__name__, (type(anchor).__name__,)):
             raise Unpositioned(f"statement {index}: LibCST {type(anchor).__name__}, ast {ast_name}")
+        if isinstance(statement, (cst.Try, cst.TryStar)):
+            told = _try_ranges(statement, node, inside, source, starts, line_of)
+            if told is not None:  # a try's range ends where its last block does: no need to render it
+                result.update(told)
+                continue
         state = _State(default_indent=module.default_indent, default_newline=module.default_newline,
                        provider=None, indent_tokens=list(indents))
         state.setup(anchor, inside)
@@ -170,13 +174,40 @@ class _Ranges(dict):
                 raise _Complete
 
 
-def _ast_statements(tree: ast.Module) -> list[tuple[int, str]]:
-    """(first line, class name) of every statement, in source order."""
-    found: list[tuple[int, str]] = []
+def _try_ranges(statement: cst.CSTNode, node: ast.stmt, inside: list[int], source: str, starts: list[int],
+                line_of: Callable[[int], int]) -> Optional[dict[int, CodeRange]]:
+    """The ranges of a try and its handlers from `ast`, when those are all the statement holds
+    that is wanted: `ast` gives where each starts and ends (UTF-8 columns, made characters here).
+    None where LibCST's range may differ: a block ending in `;`, which LibCST leaves out, or
+    anything but a comment after the end."""
+    parts = {id(statement): node, **{id(cst_handler): ast_handler
+                                     for cst_handler, ast_handler in zip(statement.handlers, node.handlers)}}
+    if not all(key in parts for key in inside):
+        return None
+    ranges = {}
+    for key in inside:
+        part = parts[key]
+        first, last = line_of(part.lineno), line_of(part.end_lineno)
+        head, tail = (source[starts[number - 1]:starts[number]].rstrip("\r\n").encode() for number in (first, last))
+        try:
+            column = len(head[:part.col_offset].decode())
+            ending, rest = tail[:part.end_col_offset].decode(), tail[part.end_col_offset:].decode()
+        except UnicodeDecodeError:
+            return None
+        if ending.rstrip().endswith(";") or rest.strip() and not rest.lstrip().startswith("#") \
+                or not head[part.col_offset:].startswith((b"try", b"except")):
+            return None
+        ranges[key] = CodeRange(CodePosition(first, column), CodePosition(last, len(ending)))
+    return ranges
+
+
+def _ast_statements(tree: ast.Module) -> list[ast.stmt]:
+    """Every statement, in source order."""
+    found: list[ast.stmt] = []
 
     def block(body) -> None:
         for statement in body:
-            found.append((statement.lineno, type(statement).__name__))
+            found.append(statement)
             block(getattr(statement, "body", ()))
             for part in getattr(statement, "handlers", ()):
                 block(part.body)

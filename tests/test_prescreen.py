@@ -352,6 +352,19 @@ def test_an_alias_of_a_registry_name_is_registry_like_everywhere():
     assert [(f.container, f.pos.line) for f in facts.filters] == [("codes.FAILURE_CODES", 34)]
 
 
+def test_fullwidth_text_in_strings_and_comments_keeps_the_masking():
+    """Halfwidth katakana in a regex and a fullwidth letter in a comment are words NFKC would
+    change, but no identifier: the file is still masked, with full extraction's facts. A fullwidth
+    letter in a name (`ｘerrors` is `xerrors` to `ast`) sends the whole file (control)."""
+    source = MIXED.replace("TIMEOUT = 30\n", "TIMEOUT = 30\nKANA = re.compile('[\uff66-\uff9d]')  # \uff58\n", 1)
+    plan = screen.Screen(Settings()).plan(source.encode(), source, ast.parse(source), "m.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked) and "def load" not in plan.text
+    assert extract_file(source.encode(), "m.py", "pkg.mod", False, Settings()) == \
+        extract_file(source.encode(), "m.py", "pkg.mod", False, Settings(), prescreen=False)
+    named = source.replace("def load(path):", "def load(\uff58path):", 1).replace("open(path)", "open(xpath)", 1)
+    assert screen.Screen(Settings()).plan(named.encode(), named, ast.parse(named), "m.py", "pkg.mod") is None
+
+
 def test_an_alias_the_text_scan_misses_sends_the_whole_file():
     """Control: a comment between the name and `as` hides the alias from the text scan; the import
     itself still tells the screen, which then cannot prove any definition fact-free."""
@@ -388,6 +401,23 @@ def test_a_class_is_read_with_its_fact_free_methods_masked():
     masked = extract_file(source.encode(), "g.py", "pkg.mod", False, Settings())
     assert masked == extract_file(source.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
     assert [(site.function, site.pos.line) for site in masked.sites] == [("Grader.grade", 13)]
+
+
+def test_a_module_level_if_is_read_with_its_fact_free_definitions_masked():
+    """Service modules define their endpoints under `if FEATURE_AVAILABLE:`: the fact-free ones
+    are stubs, as a class's methods, and the facts are full extraction's. An `else` that may hold
+    a fact keeps all of the `if` (control)."""
+    body = CLASS_WITH_ONE_JUDGE.replace("class Grader:\n    timeout = 30\n", "if GRADING:\n    TIMEOUT = 30\n", 1)
+    body = body.replace("    @staticmethod\n", "", 1).replace("(self, ", "(", 1).replace("self.normalise", "normalise", 1)
+    plan = screen.Screen(Settings()).plan(body.encode(), body, ast.parse(body), "g.py", "pkg.mod")
+    assert isinstance(plan, screen.Masked)
+    assert plan.text.splitlines()[:4] == ["if GRADING:", "    TIMEOUT = 30", "", "    def normalise(): pass"]
+    assert extract_file(body.encode(), "g.py", "pkg.mod", False, Settings()) == \
+        extract_file(body.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
+    with_else = body + "else:\n    def grade(text, expected, failures):\n        failures.add('NOT_GRADED')\n"
+    assert screen.Screen(Settings()).plan(with_else.encode(), with_else, ast.parse(with_else), "g.py", "pkg.mod") is None
+    assert extract_file(with_else.encode(), "g.py", "pkg.mod", False, Settings()) == \
+        extract_file(with_else.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"])

@@ -403,7 +403,7 @@ class Screen:
         """What LibCST must read of a file: nothing (the file's facts, when the screen proves LibCST
         would find only module constants), the file with its fact-free top-level functions and
         classes masked (`Masked`; a large one in parts, `_parts`), or all of it (None)."""
-        if not data.isascii() and _normalized_names(text):
+        if not data.isascii() and _normalized_names(text, tree):
             return None
         aliases = frozenset(alias for name, alias in _aliases(text)
                             if self.looks_like_registry(name.rpartition(".")[2])) if b"as" in data else frozenset()
@@ -519,24 +519,34 @@ class _Walk:
         self.header(first, node.body, [*node.decorator_list, *node.bases, *node.keywords], function)
 
     def parts(self, body: list[ast.stmt], masks: dict[int, list[int]], module_level: bool = True,
-              units: Optional[list[tuple[int, Optional[int]]]] = None) -> int:
-        """Statements walked one by one (a module-level class member by member, after its header),
-        noting in `masks` the fact-free ones: a module-level statement's index with [] (`_alone`:
-        LibCST is spared it), or a class's index with its fact-free methods (`_maskable`: stubs); and in `units` the
-        definitions that may hold a fact, as (statement, None) or (class, method). Returns how many
-        statements may hold a fact. _Whole still ends the walk."""
+              units: Optional[list[tuple[int, Optional[int]]]] = None, stubs: Optional[tuple[type, ...]] = None) -> int:
+        """Statements walked one by one (a module-level class member by member after its header, a
+        module-level `if` the same way), noting in `masks` the fact-free ones: at the top
+        (`stubs` None) a statement's index with [] (`_alone`: LibCST is spared it), or a class's or
+        an `if`'s index with its fact-free members of the kinds `stubs` names (`_maskable`: methods,
+        the definitions under an `if`); and in `units` the definitions that may hold a fact, as
+        (statement, None) or (class or `if`, member). Returns how many statements may hold a fact.
+        _Whole still ends the walk."""
         hot = 0
         for index, statement in enumerate(body):
             imports = len(self.imports)
+            kind = type(statement)
             try:
-                if module_level and type(statement) is ast.ClassDef:
-                    self.class_header(statement, None, True)  # a registry, or a hot header: all of it
-                    methods: dict[int, list[int]] = {}
+                if stubs is None and (kind is ast.ClassDef or kind is ast.If):
+                    if kind is ast.ClassDef:
+                        self.class_header(statement, None, True)  # a registry, or a hot header: all of it
+                    else:
+                        self.header(statement.lineno, statement.body, [statement.test], None)
+                    inner: dict[int, list[int]] = {}
                     members: list[tuple[int, Optional[int]]] = []
-                    if self.parts(statement.body, methods, False, members):
+                    found = self.parts(statement.body, inner, kind is ast.If, members,
+                                       _DEFINITIONS if kind is ast.If else _FUNCTIONS)
+                    if kind is ast.If:
+                        self.block(statement.orelse, None, True, False)  # `else`: all of the `if` or none
+                    if found:
                         hot += 1
-                        if methods:
-                            masks[index] = sorted(methods)
+                        if inner:
+                            masks[index] = sorted(inner)
                         if units is not None:
                             units.extend((index, member) for member, _ in members)
                         continue
@@ -546,16 +556,15 @@ class _Walk:
                 raise
             except _Maybe:
                 hot += 1
-                if units is not None and type(statement) in (_DEFINITIONS if module_level else _FUNCTIONS):
+                if units is not None and kind in (_DEFINITIONS if stubs is None else stubs):
                     units.append((index, None))
                 continue
             held = self.imports[imports:]  # the walk met the statement's imports in source order
-            if module_level:
+            if stubs is None:
                 if _alone(body, index):
                     self.kept[id(statement)] = held
                     masks[index] = []
-                continue
-            if type(statement) in _FUNCTIONS and _maskable(statement, held):
+            elif kind in stubs and _maskable(statement, held):
                 self.kept[id(statement)] = held
                 masks[index] = []
         return hot
@@ -910,11 +919,32 @@ def _strings_collection(node: ast.expr, names: bool = False) -> bool:
                                   for element in elements)
 
 
-def _normalized_names(text: str) -> bool:
+def _normalized_names(text: str, tree: ast.Module) -> bool:
     """Whether a word may be an identifier that Python reads NFKC-normalised (`ｘerrors` is
-    `xerrors` to `ast`, `errors` segments to LibCST): the screen's names would not be LibCST's."""
-    return not unicodedata.is_normalized("NFKC", text) and \
-        any(unicodedata.normalize("NFKC", word) != word for word in set(_NON_ASCII_WORD.findall(text)))
+    `xerrors` to `ast`, `errors` segments to LibCST): the screen's names would not be LibCST's.
+    Such words in strings and comments (a regex's `ｦ-ﾝ`) are not: `ast` holds no identifier that
+    is their normalised form."""
+    if unicodedata.is_normalized("NFKC", text):
+        return False
+    changed = {normal for word in set(_NON_ASCII_WORD.findall(text))
+               for normal in [unicodedata.normalize("NFKC", word)] if normal != word}
+    return bool(changed) and not changed.isdisjoint(_identifiers(tree))
+
+
+def _identifiers(tree: ast.Module) -> set[str]:
+    """Every identifier `ast` holds (names, attributes, parameters, imported names' parts…): the
+    text of each field that is a string, but a constant's value."""
+    found: set[str] = set()
+    for node in walk(tree):
+        if type(node) is ast.Constant:
+            continue
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is str:
+                found.update(value.split("."))
+            elif type(value) is list:
+                found.update(part for item in value if type(item) is str for part in item.split("."))
+    return found
 
 
 def parse(text: str) -> Optional[ast.Module]:

@@ -81,6 +81,12 @@ SHAPES = {
     "site_in_decorator": "def f():\n    @register(\n        status='A_B')\n    def g():\n        pass\n",
     "site_in_with_header": "def f():\n    with ctx(reason='A_B'):\n        pass\n",
     "site_in_except_type": "def f():\n    try:\n        pass\n    except pick(failure='A_B'):\n        pass\n",
+    # a return or variable typed with a registry, however the annotation spells it
+    "annotation_optional_alias": "from typing import Optional as Opt\ndef f() -> Opt[FailureReason]:\n    return x\n",
+    "annotation_optional_dotted": "import typing\ndef f() -> typing.Optional[codes.FailureReason]:\n    return x\n",
+    "annotation_or_none": "def f(x):\n    result: None | FailureReason = x\n",
+    "annotation_optional_one_element": "def f() -> Optional[FailureReason,]:\n    return x\n",
+    "annotation_string": "def f() -> 'codes.FailureReason':\n    return x\n",
     "site_on_normalized_name": "def f():\n    \uff58errors.append('A_B')\n",  # fullwidth x: `xerrors` to ast
     "site_on_normalized_inside": "def f():\n    run_er\uff52ors.append('A_B')\n",  # fullwidth r mid-word
     # a key whose value is not its text: no byte scan sees `status` (issue: the screen lost these)

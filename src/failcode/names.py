@@ -14,11 +14,14 @@ from typing import Iterator, Optional
 _CAMEL_1 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _CAMEL_2 = re.compile(r"([a-z0-9])([A-Z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+_SNAKE = re.compile(r"[a-z0-9_]*")
 
 
 @lru_cache(maxsize=8192)
 def segments(name: str) -> tuple[str, ...]:
     """`FailureCode` → ('failure', 'code'); `parseJSONFile` → ('parse', 'json', 'file')."""
+    if _SNAKE.fullmatch(name):  # most names: nothing to split but underscores
+        return tuple(part for part in name.split("_") if part)
     snake = _CAMEL_2.sub(r"\1_\2", _CAMEL_1.sub(r"\1_\2", name))
     return tuple(part for part in _NON_WORD.sub("_", snake).lower().split("_") if part)
 

@@ -22,7 +22,7 @@ from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
 from failcode.facts.screen import Masked
-from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, Vocabulary
+from failcode.facts.vocabulary import DOTTED_NAME, LOG_METHODS, TEXT_CALLS, Vocabulary
 from failcode.facts.sinks import keyword_values, recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
 from failcode.facts.stages import StageClassifier, is_trivial
@@ -44,7 +44,6 @@ _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
 _PASSIVE_CALLS = LOG_METHODS | TEXT_CALLS | {"append", "add", "extend"}
 _SAYING = LOG_METHODS | {"print"}
 _NOWHERE = Pos(0, 0, 0, 0)
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def _children_fields(node: cst.CSTNode) -> tuple[str, ...]:
@@ -643,7 +642,7 @@ class Extractor:
                 (self.imports.resolve(annotation.value) or "").rpartition(".")[2] == "Optional":
             return self._registry_type(annotation.slice[0].slice.value, plain)
         name = string_value(annotation) if isinstance(annotation, cst.SimpleString) else dotted(annotation)
-        short = name.rpartition(".")[2] if name is not None and _DOTTED.fullmatch(name) else ""
+        short = name.rpartition(".")[2] if name is not None and DOTTED_NAME.fullmatch(name) else ""
         if not short or short.endswith(("Error", "Exception")):
             return None
         qualname = self._qualify(name)

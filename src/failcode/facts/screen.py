@@ -36,7 +36,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
-from failcode.facts.vocabulary import Vocabulary, is_recordable
+from failcode.facts.vocabulary import DOTTED_NAME, Vocabulary, is_recordable
 from failcode.facts.source import decode, suppressions
 from failcode.facts.walk import walk
 from failcode.model import Constant, FileFacts
@@ -405,12 +405,13 @@ class Screen:
         classes masked (`Masked`; a large one in parts, `_parts`), or all of it (None)."""
         if not data.isascii() and _normalized_names(text, tree):
             return None
-        aliases = frozenset(alias for name, alias in _aliases(text)
-                            if self.looks_like_registry(name.rpartition(".")[2])) if b"as" in data else frozenset()
+        named = list(_aliases(text)) if b"as" in data else []
+        aliases = frozenset(alias for name, alias in named if self.looks_like_registry(name.rpartition(".")[2]))
         if not all(map(str.isascii, aliases)):
             return None  # found in the text as its bytes spell it: ASCII names only
         walker = _Walk(self, self.hot_lines(data, aliases))
         walker.aliases = aliases
+        walker.optional = frozenset(alias for name, alias in named if name.rpartition(".")[2] == "Optional")
         masks: dict[int, list[int]] = {}  # top-level statement → its masked members ([]: all of it)
         units: list[tuple[int, Optional[int]]] = []  # the definitions that may hold facts
         try:
@@ -447,6 +448,7 @@ class _Walk:
         self.imports: list[ast.stmt] = []  # import statements seen so far, in source order
         self.kept: dict[int, list[ast.stmt]] = {}  # id of a masked definition → the imports its stub keeps
         self.aliases: frozenset[str] = frozenset()  # names the file gives registry-like names (`as KNOWN`)
+        self.optional: frozenset[str] = frozenset()  # names the file gives `Optional` (`as Opt`)
 
     def is_hot(self, first: int, last: int) -> bool:
         """Whether a line in first..last holds a hot word."""
@@ -475,7 +477,7 @@ class _Walk:
                 self.all_codes(inner)
                 if statement.returns is not None \
                         and any(literal is not None for returned in inner.returns for literal, _ in returned) \
-                        and _type_named(statement.returns):
+                        and _type_named(statement.returns, self.optional):
                     raise _Maybe  # `-> Grade` returning words: Grade may be a `Literal`, a registry by use
             elif kind is ast.ClassDef:
                 self.class_header(statement, function, module_level)
@@ -579,7 +581,7 @@ class _Walk:
                     self.module_assignment(targets, value)
                 elif function is not None and kind is ast.AnnAssign and (
                         self.registry_typed(statement.annotation)
-                        or any(literal for literal, _ in _recorded(value)) and _type_named(statement.annotation)):
+                        or any(literal for literal, _ in _recorded(value)) and _type_named(statement.annotation, self.optional)):
                     raise _Maybe  # `result: Outcome = …` ties `result` to the registry Outcome
                 elif function is not None and self.registry_table(value):
                     raise _Maybe  # `counts = {c: 0 for c in FAILURE_CODES}`: `r in counts` filters by it
@@ -639,16 +641,12 @@ class _Walk:
 
     def registry_typed(self, annotation: ast.expr) -> bool:
         """Whether a return or variable annotation may name a registry (a superset of the extractor's
-        `_registry_type`: any name, attribute or string inside it). A registry-like name is a hot
-        word: an annotation on lines without one names none."""
+        `_registry_type`). A registry-like name is a hot word: an annotation on lines without one
+        names none."""
         if not self.is_hot(annotation.lineno, annotation.end_lineno or annotation.lineno):
             return False
-        for node in walk(annotation):
-            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
-                node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-            if name and self.screen.looks_like_registry(name) and not name.endswith(("Error", "Exception")):
-                return True
-        return False
+        name = _annotated_type(annotation, self.optional)
+        return name is not None and self.screen.looks_like_registry(name) and not name.endswith(("Error", "Exception"))
 
     def all_codes(self, function: _Function) -> None:
         """Two or more returned values, every return a code or a constant: the returns are sites.
@@ -880,15 +878,45 @@ def _literal(node: ast.expr) -> bool:
         or isinstance(node.value, ast.Attribute) and node.value.attr == "Literal")
 
 
-def _type_named(annotation: ast.expr) -> bool:
+def _type_named(annotation: ast.expr, optional: frozenset[str]) -> bool:
     """Whether an annotation may name a type of the project (a superset of the extractor's
-    `_registry_type(plain=True)`): a capitalised name, attribute or string anywhere in it."""
-    for node in walk(annotation):
-        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else \
-            node.value.rpartition(".")[2] if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-        if name and name[:1].isupper():
-            return True
-    return False
+    `_registry_type(plain=True)`): a capitalised name."""
+    name = _annotated_type(annotation, optional)
+    return name is not None and name[:1].isupper()
+
+
+def _annotated_type(annotation: ast.expr, optional: frozenset[str]) -> Optional[str]:
+    """The last part of the type an annotation names as the extractor's `_registry_type` reads it
+    (`Outcome`, `codes.Outcome`, `"Outcome"`, `Optional[Outcome]`, `Outcome | None`), else None.
+    `optional` holds the names `Optional` is imported as (`from typing import Optional as Opt`):
+    the extractor resolves imports, the screen takes any of them."""
+    node = annotation
+    while True:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(other, ast.Constant) and other.value is None:
+                    node = side
+                    break
+            else:
+                return None
+        elif isinstance(node, ast.Subscript):
+            value = node.value
+            if not (isinstance(value, ast.Attribute) and value.attr == "Optional"
+                    or isinstance(value, ast.Name) and (value.id == "Optional" or value.id in optional)):
+                return None
+            node = node.slice
+            if isinstance(node, ast.Tuple) and len(node.elts) == 1:  # `Optional[X,]`: one element to LibCST
+                node = node.elts[0]
+            if isinstance(node, ast.Starred):
+                node = node.value
+        else:
+            break
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.rpartition(".")[2] if DOTTED_NAME.fullmatch(node.value) else None
+    last = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return last if isinstance(node, ast.Name) else None
 
 
 def _code_collection(node: ast.expr, code: "re.Pattern[str]") -> bool:

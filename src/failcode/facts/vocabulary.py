@@ -31,6 +31,7 @@ def is_recordable(literal: str) -> bool:
 # inspected (a handler's exception), and what runs inside their arguments is no stage of the work.
 LOG_METHODS = frozenset("debug info warning warn error exception critical log echo tool_output".split())
 TEXT_CALLS = frozenset("print str repr format".split())
+DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # a string annotation that names a type
 
 
 # Words of a function that judges something against a reference: its own compares are verdicts.

@@ -11,10 +11,12 @@ LibCST for them alone. A file `ast` cannot parse (newer syntax, errors) always g
 which decides and reports; a file `ast` parses but LibCST would refuse (nesting deeper than LibCST's
 stack, facts/nesting.py) is refused only when it may hold a fact — otherwise it needs no LibCST.
 
-The screen judges each top-level statement, and each member of a top-level class, on its own:
-when only some may hold facts, LibCST reads the file with the others (functions and classes)
-masked as stubs (`Masked`): `def name():` and the imports the definition holds, every line in
-place, so a file with one judging function among fifty helpers costs LibCST one function, not
+The screen judges each top-level statement, each member of a top-level class and each definition
+under a module-level `if` on its own: when only some may hold facts, LibCST reads those alone
+(`Masked`). The other top-level statements are left out, and what they would have told the
+extractor (imports, the module's definitions, string constants) goes with the text as `ast`
+read it; a class's or an `if`'s fact-free members are stubs, `def name():` and the imports they
+hold. So a file with one judging function among fifty helpers costs LibCST one function, not
 fifty. A large file goes in parts, each with some of the definitions that may hold facts.
 
 Kept conservative by a differential guard (tests/test_prescreen.py, tests/test_fuzz.py): on the
@@ -183,8 +185,8 @@ def _events(statement: ast.stmt, imports: list[ast.stmt]) -> list[Event]:
 
 
 def _alone(body: list[ast.stmt], index: int) -> bool:
-    """Whether a top-level statement can be spared by blanking its lines: no other statement shares
-    them (`a = 1; b = 2`), and it is no `from __future__` import (LibCST's parser reads those)."""
+    """Whether a top-level statement can be left out by dropping its lines: no other statement
+    shares them (`a = 1; b = 2`), and it is no `from __future__` import (LibCST's parser reads those)."""
     statement = body[index]
     if type(statement) is ast.ImportFrom and statement.module == "__future__":
         return False

@@ -881,9 +881,11 @@ def extract_source(text: str, path: str, module_name: str, is_package: bool, set
     module = parse(source)
     shapes, stages = _tools(settings)
     try:
-        extractor = Extractor(module, path, module_name, is_package, settings, shapes, stages,
-                              None if masked is None else masked.prelude)
-        facts = extractor.run(source, tree, None) if masked is None else extractor.run(source, masked.tree, masked.rows)
+        if masked is None:
+            facts = Extractor(module, path, module_name, is_package, settings, shapes, stages).run(source, tree)
+        else:
+            facts = Extractor(module, path, module_name, is_package, settings, shapes, stages,
+                              masked.prelude).run(source, masked.tree, masked.rows)
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to analyse") from None
     noqa, file_noqa = suppressions(text)

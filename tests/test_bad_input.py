@@ -21,6 +21,7 @@ from conftest import GOOD, failcode, permissions_apply, write_tree
 from failcode import engine
 from failcode.config import Settings
 from failcode.files import FileFinder
+from failcode.resolve import Resolver
 from failcode.model import FileError
 
 GOOD_FINDING = "good.py:5:5: FC006 "
@@ -284,7 +285,7 @@ def test_file_deleted_after_discovery(tmp_path):
     """Between FileFinder.find and reading, a file disappears: an input error for it, facts for the rest."""
     write_tree(tmp_path, {"a.py": GOOD, "b.py": GOOD, "c.py": GOOD})
     settings = Settings(root=tmp_path)
-    found = FileFinder(settings).find([tmp_path])
+    found = FileFinder(Resolver(settings)).find([tmp_path])
     assert [path.name for path in found] == ["a.py", "b.py", "c.py"]
     (tmp_path / "b.py").unlink()
     outcomes = [engine.extract_task(engine.Task(str(path), path.name, path.stem, False), settings)
@@ -314,11 +315,22 @@ def test_path_given_twice_is_checked_once(root):
     assert "1 file checked" in result.stdout
 
 
-def test_nonexistent_path(root):
+def test_nonexistent_path_is_e902_and_the_rest_is_checked(root):
+    """ruff's semantics: a missing path is an input error of its own (E902), not a reason to check
+    nothing; the other paths are checked and their findings reported. Exit 3: an input could not
+    be checked, which outranks the findings' 1."""
     result = _run(root, "nope.py", "good.py")
-    assert result.returncode == 2
-    assert result.stderr.strip() == "failcode: error: nope.py: no such file or directory"
-    assert GOOD_FINDING not in result.stdout
+    assert result.returncode == 3
+    assert result.stderr.strip() == "nope.py:1:1: E902 No such file or directory"
+    assert GOOD_FINDING in result.stdout
+    assert "1 file checked, 1 finding, 1 file could not be checked." in result.stdout
+
+
+def test_only_missing_paths(root):
+    result = _run(root, "nope.py", "gone/")
+    assert result.returncode == 3
+    assert result.stderr.strip().splitlines() == ["gone:1:1: E902 No such file or directory",
+                                                  "nope.py:1:1: E902 No such file or directory"]
 
 
 # -- configuration: exit 2, nothing checked, the message names the file or entry ------------------------

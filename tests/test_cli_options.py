@@ -58,12 +58,20 @@ def test_output_file_leaves_unparseable_files_on_stderr(project):
     assert result.stdout == "1 file checked, 1 finding, 1 file could not be checked.\n"
 
 
-def test_output_file_that_cannot_be_written_is_a_usage_error(project):
+def test_output_file_parents_are_created(project):
+    """As ruff's `-o`: the report's folders are made, not a reason to fail after checking."""
     project.write({"a.py": GOOD})
-    result = project.run("check", "-o", "missing-dir/report.txt")
+    result = project.run("check", "--format", "json", "-o", "reports/ci/report.json")
+    assert result.returncode == 1, result.stderr
+    assert [f["path"] for f in json.loads((project.root / "reports/ci/report.json").read_text())["findings"]] == ["a.py"]
+
+
+def test_output_file_that_cannot_be_written_is_a_usage_error(project):
+    project.write({"a.py": GOOD, "blocker": "a file, not a folder\n"})
+    result = project.run("check", "-o", "blocker/report.txt")
     assert result.returncode == 2
     assert result.stdout == ""
-    assert "missing-dir/report.txt: cannot write the report" in result.stderr
+    assert "blocker/report.txt: cannot write the report" in result.stderr
 
 
 def test_without_output_file_the_report_goes_to_stdout(project):

@@ -144,7 +144,9 @@ def test_driver_describes_every_rule_from_its_page(harness):
     driver = sarif_of(harness, "harness", status=1)["tool"]["driver"]
     assert driver["name"] == "failcode"
     assert driver["version"] == __version__
-    assert driver["informationUri"].startswith("https://")
+    # an editable install from a folder: no repository address is known, so none is made up
+    assert "informationUri" not in driver
+    assert not any("helpUri" in rule for rule in driver["rules"])
     assert [rule["id"] for rule in driver["rules"]] == RULE_CODES
     for rule in driver["rules"]:
         assert rule["name"] and "-" in rule["name"]
@@ -228,3 +230,27 @@ def test_long_description_is_cut_under_the_limit_at_a_word():
     cut = sarif._limited(text)
     assert len(cut) <= 1024
     assert cut.endswith("stage…")
+
+
+@pytest.mark.parametrize("direct_url, expected", [
+    ({"url": "https://github.com/acme/failcode.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc" * 5}},
+     ("https://github.com/acme/failcode", "0123abc" * 5)),
+    ({"url": "git+https://gitlab.com/acme/tools/failcode", "vcs_info": {"vcs": "git", "commit_id": "deadbeef"}},
+     ("https://gitlab.com/acme/tools/failcode", "deadbeef")),
+    ({"url": "file:///home/me/failcode", "dir_info": {"editable": True}}, None),
+    ({"url": "https://git.internal.example/failcode.git", "vcs_info": {"vcs": "git", "commit_id": "deadbeef"}}, None),
+    ({"url": "https://github.com/acme/failcode.git", "vcs_info": {"vcs": "git", "commit_id": "main"}}, None),
+    (None, None),
+])
+def test_repository_of_a_git_install(direct_url, expected):
+    """Where a SARIF viewer can open a rule's page: the repository and commit pip installed
+    failcode from (PEP 610's direct_url.json), on a host whose file addresses are known."""
+    assert sarif.repository(direct_url) == expected
+
+
+def test_help_uri_points_at_the_rule_page_at_the_commit():
+    repo = ("https://github.com/acme/failcode", "0123abc")
+    assert sarif.help_uri(repo, "FC002") == "https://github.com/acme/failcode/blob/0123abc/rules/FC002.md"
+    assert sarif.help_uri(("https://gitlab.com/a/b", "0123abc"), "FC001") == \
+        "https://gitlab.com/a/b/-/blob/0123abc/rules/FC001.md"
+    assert sarif.help_uri(None, "FC002") is None

@@ -15,6 +15,7 @@ from failcode import engine
 from failcode.config import ConfigError, Settings, load
 from failcode.engine import Options
 from failcode.model import FileError, Finding, Result
+from failcode.resolve import Resolver
 
 __all__ = ["check_paths", "check_source", "settings_for", "ConfigError", "FileError", "Finding", "Options",
            "Result", "Settings"]
@@ -36,13 +37,19 @@ def settings_for(config: Config, near: Optional[Path] = None) -> Settings:
     return load(None, start if start is not None and start.exists() else None)
 
 
+def _resolver(config: Config, options: Optional[Options]) -> Resolver:
+    """Settings or a config file govern every file; None: each file its closest configuration."""
+    fixed = settings_for(config) if config is not None else None
+    return Resolver(fixed, engine.overrides(options or Options()))
+
+
 def check_paths(paths: Union[PathLike, Iterable[PathLike]], config: Config = None, *,
                 options: Optional[Options] = None) -> Result:
     """Check files and directories as `failcode check PATHS` does (paths display relative to the
-    working directory). `options` carries rule selection, jobs and cache settings."""
+    working directory), each file with its closest configuration unless `config` (a config file
+    path or Settings) is given. `options` carries rule selection, jobs and cache settings."""
     given = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
-    settings = settings_for(config, given[0] if given else None)
-    return engine.run(given or [Path(".")], settings, options)
+    return engine.run(given or [Path(".")], _resolver(config, options), options)
 
 
 def check_source(text: Union[str, bytes], path: PathLike = "<stdin>", config: Config = None, *,
@@ -51,5 +58,4 @@ def check_source(text: Union[str, bytes], path: PathLike = "<stdin>", config: Co
     as `failcode check --stdin-filename PATH -` does. Only this one file is checked, so rules that
     compare files (FC005, FC008) see the configured registries but not the rest of the project."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    where = Path(path)
-    return engine.run_source(data, where, settings_for(config, where), options)
+    return engine.run_source(data, Path(path), _resolver(config, options), options)

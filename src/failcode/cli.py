@@ -16,12 +16,13 @@ from typing import Optional, TextIO
 
 import click
 
-from failcode import api, baseline, engine, ruledocs
-from failcode.config import ConfigError, Settings
+from failcode import baseline, engine, ruledocs
+from failcode.config import ConfigError
 from failcode.engine import Options
 from failcode.files import display_path
 from failcode.model import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Result
 from failcode.report import terminal
+from failcode.resolve import Resolver
 from failcode.report import text as text_report
 from failcode.rules import BY_CODE, RULES
 from failcode.sourcelines import SourceLines
@@ -42,29 +43,23 @@ def _fail(message: str, status: int = EXIT_CONFIG) -> None:
     sys.exit(status)
 
 
-def _settings(config: Optional[Path], paths: tuple[Path, ...]) -> Settings:
-    return api.settings_for(config, paths[0] if paths and str(paths[0]) != "-" else None)
-
-
-def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options, stdin: Optional[bytes] = None,
-         exclude: Optional[tuple[str, ...]] = None, extend_exclude: tuple[str, ...] = ()) -> tuple[Settings, Result]:
-    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`. `exclude`
-    replaces the configured patterns and `extend_exclude` adds to them, as ruff's options do."""
+def _run(paths: tuple[Path, ...], config: Optional[Path], options: Options,
+         stdin: Optional[bytes] = None) -> Result:
+    """Check `paths`, or when `stdin` is given, that text as the one file `paths[0]`, each file with
+    its closest configuration (or `--config`'s for all)."""
     try:
-        settings = _settings(config, paths)
-        settings = dataclasses.replace(settings, exclude=settings.exclude if exclude is None else exclude,
-                                       extend_exclude=settings.extend_exclude + extend_exclude)
+        resolver = Resolver.from_config(config, engine.overrides(options))
         if stdin is not None:
-            result = engine.run_source(stdin, paths[0], settings, options)
+            result = engine.run_source(stdin, paths[0], resolver, options)
         else:
-            result = engine.run(list(paths) or [Path(".")], settings, options)
+            result = engine.run(list(paths) or [Path(".")], resolver, options)
     except ConfigError as exc:
         _fail(str(exc))
     except Exception as exc:  # a bug in failcode outside any one rule or file (a worker died): exit 4
         _fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
     if not result.files and not result.errors:
         _nothing_checked(paths, options.force_exclude)
-    return settings, result
+    return result
 
 
 def _nothing_checked(paths: tuple[Path, ...], force_exclude: bool) -> None:
@@ -142,7 +137,8 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
               help="Patterns to skip on top of the configured `exclude` and `extend-exclude`.")
 @_config_option
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding (text format).")
+@click.option("--statistics", is_flag=True,
+              help="Print a count per rule instead of each finding (a JSON list with --format json).")
 @click.option("--show-source", is_flag=True, help="Print the reported line under each finding, with a caret.")
 @click.option("--severity", type=click.Choice(("error", "warning")), default="error", show_default=True,
               help="Level of findings in github annotations and SARIF results.")
@@ -166,7 +162,7 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
     options = Options(
         select=_listed(select), ignore=_listed(ignore) or (), extend_select=_listed(extend_select) or (),
         force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
-        prescreen=not no_prescreen,
+        prescreen=not no_prescreen, exclude=_listed(exclude), extend_exclude=_listed(extend_exclude) or (),
         progress=progress.update if progress else None,
     )
     stdin = None
@@ -185,7 +181,7 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
             _fail(str(exc))
     out = _open_report(output_file)
     with progress or contextlib.nullcontext():
-        _, result = _run(paths, config, options, stdin, _listed(exclude), _listed(extend_exclude) or ())
+        result = _run(paths, config, options, stdin)
     lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
     result = _baselined(result, lines, known, baseline_file, write_baseline, quiet)
     if add_noqa:
@@ -214,10 +210,21 @@ def _add_noqa(result: Result) -> None:
     sys.exit(result.exit_code if result.errors else 0)
 
 
+def _statistics(result: Result) -> list[dict[str, object]]:
+    """A count per rule, most frequent first: `{"code": "FC003", "name": …, "count": 4}`."""
+    counts: dict[str, int] = {}
+    for finding in result.findings:
+        counts[finding.rule] = counts.get(finding.rule, 0) + 1
+    return [{"code": code, "name": BY_CODE[code].name, "count": count}
+            for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
 def _open_report(output_file: Optional[Path]) -> TextIO:
     """Where the report goes: standard output (never closed), or FILE, opened before anything is
     checked so that a path that cannot be written is a usage error, not a lost report."""
     try:
+        if output_file is not None:
+            output_file.parent.mkdir(parents=True, exist_ok=True)  # as ruff's `-o` does
         return click.open_file(str(output_file or "-"), "w", encoding="utf-8" if output_file else None)
     except OSError as exc:
         _fail(f"{output_file}: cannot write the report: {exc.strerror or exc}")
@@ -228,7 +235,10 @@ def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO,
             show_source: bool, severity: str) -> None:
     """The report in `output_format` on `out`; files that could not be checked go to stderr beside
     the text formats (the JSON and SARIF documents carry them inside)."""
-    if output_format == "json":
+    if output_format == "json" and statistics:  # ruff's `--statistics --output-format json`
+        click.echo(json.dumps(_statistics(result), indent=2), file=out)
+        _print_errors(result)
+    elif output_format == "json":
         from failcode.report import json as json_report
 
         click.echo(json_report.render(result), file=out)
@@ -243,11 +253,8 @@ def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO,
             click.echo(line, file=out)
     elif statistics:
         _print_errors(result)
-        counts: dict[str, int] = {}
-        for finding in result.findings:
-            counts[finding.rule] = counts.get(finding.rule, 0) + 1
-        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-            click.echo(f"{count:>5}  {code}  {BY_CODE[code].name}", file=out)
+        for row in _statistics(result):
+            click.echo(f"{row['count']:>5}  {row['code']}  {row['name']}", file=out)
     else:
         color = terminal.use_color(out)
         for finding, line in zip(result.findings, text_report.finding_lines(result, color)):
@@ -265,10 +272,10 @@ def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO,
 def sites(paths, output_format, config) -> None:
     """Inventory of every place that records a code, and of every verdict and fallback written on
     an outcome channel that receives both (what FC002/FC003 judge)."""
-    _, result = _run(paths, config, Options(select=()))
-    project = result.project
+    result = _run(paths, config, Options(select=()))
     rows = []
-    for facts in sorted(project.files.values(), key=lambda f: f.path):
+    for project, facts in sorted(((p, f) for p in result.projects for f in p.files.values()),
+                                 key=lambda pair: pair[1].path):
         if facts.path not in {e.path for e in result.errors}:
             for site in facts.sites:
                 resolved = project.resolve(site)
@@ -318,11 +325,11 @@ def sites(paths, output_format, config) -> None:
 @_config_option
 def registry(paths, output_format, config) -> None:
     """Registries found, their codes, and where they disagree."""
-    _, result = _run(paths, config, Options(select=()))
-    project = result.project
-    differs = {id(d.registry): d for d in project.disagreements}
+    result = _run(paths, config, Options(select=()))
+    differs = {id(d.registry): d for project in result.projects for d in project.disagreements}
     rows = []
-    for reg in sorted(project.registries, key=lambda r: (r.path, r.pos.line)):
+    for reg in sorted((r for project in result.projects for r in project.registries),
+                      key=lambda r: (r.path, r.pos.line)):
         found = differs.get(id(reg))
         rows.append({
             "name": reg.name, "path": reg.path, "line": reg.pos.line, "kind": reg.kind,

@@ -7,6 +7,7 @@ does not compile is a `ConfigError` that names the key and what was expected (ex
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sys
 from dataclasses import dataclass, field, fields
@@ -85,6 +86,19 @@ class Sinks:
 
 
 @dataclass(frozen=True)
+class Selection:
+    """One layer of rule selection, as ruff stacks them: each configuration of an `extend` chain
+    (the base first), then the command line. A layer that sets `select` starts the selection
+    anew; one that does not adjusts what the layers before it chose. `where` names the layer in
+    messages (`pyproject.toml: tool.failcode.select`, `--select`)."""
+
+    select: Optional[tuple[str, ...]] = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    where: str = "tool.failcode"
+
+
+@dataclass(frozen=True)
 class Settings:
     root: Path = field(default_factory=Path.cwd)
     config_file: Optional[Path] = None
@@ -100,6 +114,13 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     sinks: Sinks = field(default_factory=Sinks)
     stages: tuple[tuple[str, tuple[str, ...]], ...] = tuple(STAGES.items())
+    inherited: tuple[Selection, ...] = ()  # the selection layers of the configurations this one extends
+
+    @property
+    def selections(self) -> tuple[Selection, ...]:
+        """The configured selection layers, base first: the inherited ones, then this file's own."""
+        where = f"{shown(self.config_file)}: tool.failcode" if self.config_file else "tool.failcode"
+        return (*self.inherited, Selection(self.select, self.ignore, self.extend_select, where))
 
     def configured_names(self) -> tuple[str, ...]:
         """Names of configured Python registries (`pkg/codes.py:ORDER` → `ORDER`)."""
@@ -159,7 +180,14 @@ def _replace_or_extend(key: str, table: dict[str, Any], defaults: dict[str, tupl
 
 
 def from_table(table: dict[str, Any], root: Path, config_file: Optional[Path] = None) -> Settings:
-    """Validate a `[tool.failcode]` table (kebab-case keys) into Settings."""
+    """Validate a `[tool.failcode]` table (kebab-case keys) into Settings. A mistake names the file."""
+    try:
+        return _from_table(table, root, config_file)
+    except ConfigError as exc:
+        raise ConfigError(f"{shown(config_file)}: {exc}" if config_file else str(exc)) from None
+
+
+def _from_table(table: dict[str, Any], root: Path, config_file: Optional[Path]) -> Settings:
     prefix = "tool.failcode"
     values: dict[str, Any] = {"root": root, "config_file": config_file}
     for key, value in table.items():
@@ -178,6 +206,8 @@ def from_table(table: dict[str, Any], root: Path, config_file: Optional[Path] = 
         elif key == "stages":
             merged = _replace_or_extend(full, _expect_table(full, value), STAGES)
             values["stages"] = tuple(merged.items())
+        elif key == "extend":
+            _expect_str(full, value)  # read by `load_file`, which follows it
         else:
             known = ", ".join(sorted(_KEYS))
             raise ConfigError(f"unknown key `{full}` (known keys: {known})")
@@ -186,23 +216,53 @@ def from_table(table: dict[str, Any], root: Path, config_file: Optional[Path] = 
 
 _KEYS = (
     "registry", "code-pattern", "blame-pattern", "internal-pattern", "select", "ignore",
-    "extend-select", "exclude", "extend-exclude", "per-file-ignores", "sinks", "stages",
+    "extend-select", "exclude", "extend-exclude", "per-file-ignores", "sinks", "stages", "extend",
 )
 
 
 def read_pyproject(path: Path) -> Optional[dict[str, Any]]:
     """The `[tool.failcode]` table of a pyproject.toml, None when it has none."""
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    data = _read_toml(path)
     tool = data.get("tool", {})
     if not isinstance(tool, dict) or "failcode" not in tool:
         return None
-    return _expect_table("tool.failcode", tool["failcode"])
+    try:
+        return _expect_table("tool.failcode", tool["failcode"])
+    except ConfigError as exc:
+        raise ConfigError(f"{shown(path)}: {exc}") from None
+
+
+def shown(path: Path) -> str:
+    """A configuration file as messages name it: relative to the working directory when under it."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{shown(path)}: cannot read configuration: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{shown(path)}: invalid TOML: {exc}") from None
+
+
+def _table_of(path: Path) -> dict[str, Any]:
+    """The failcode table of a configuration file named by `--config` or `extend`: a pyproject.toml
+    (or any file with a `[tool]` table) keeps it under `[tool.failcode]`; a dedicated file
+    (`failcode.toml`) holds the keys at top level."""
+    if not path.is_file():
+        raise ConfigError(f"{shown(path)}: configuration file not found")
+    if path.name == "pyproject.toml" or "tool" in _read_toml(path):
+        table = read_pyproject(path)
+        if table is None:
+            raise ConfigError(f"{shown(path)}: no [tool.failcode] table (a pyproject.toml keeps failcode's "
+                              f"settings there)")
+        return table
+    return _read_toml(path)
 
 
 def find_config(start: Path) -> Optional[Path]:
@@ -214,27 +274,76 @@ def find_config(start: Path) -> Optional[Path]:
     return None
 
 
+def load_file(path: Path, table: Optional[dict[str, Any]] = None, chain: tuple[Path, ...] = ()) -> Settings:
+    """The settings of one configuration file, following its `extend = "../pyproject.toml"` as
+    ruff does: the file's own keys win, the base's others are kept (paths in them still meaning
+    what they meant where they were written), `extend-exclude` adds up, and the base's rule
+    selection is a layer under this file's."""
+    path = path.resolve()
+    if path in chain:
+        raise ConfigError(f"{shown(path)}: `extend` goes round in a circle: {' -> '.join(map(shown, (*chain, path)))}")
+    table = _table_of(path) if table is None else table
+    own = from_table(table, path.parent, path)
+    extend = table.get("extend")
+    if extend is None:
+        return own
+    base = load_file((path.parent / Path(extend).expanduser()), None, (*chain, path))
+    return _merged(base, own, table)
+
+
+def _merged(base: Settings, own: Settings, table: dict[str, Any]) -> Settings:
+    """`own` (the extending file, whose keys are those of `table`) over `base`."""
+    given = {key.replace("-", "_") for key in table}
+    values: dict[str, Any] = {"root": own.root, "config_file": own.config_file,
+                              "inherited": base.selections}
+    for name in ("code_pattern", "blame_pattern", "internal_pattern", "sinks", "stages"):
+        values[name] = getattr(own if name in given else base, name)
+    values["registry"] = own.registry if "registry" in given else tuple(
+        _rebase_entry(entry, base.root, own.root) for entry in base.registry)
+    values["exclude"] = own.exclude if "exclude" in given else _rebased(base.exclude, base.root, own.root)
+    values["extend_exclude"] = _rebased(base.extend_exclude, base.root, own.root) + own.extend_exclude
+    values["per_file_ignores"] = own.per_file_ignores if "per_file_ignores" in given else tuple(
+        (moved, codes) for pattern, codes in base.per_file_ignores
+        for moved in _rebased((pattern,), base.root, own.root))
+    for name in ("select", "ignore", "extend_select"):
+        values[name] = getattr(own, name)
+    return Settings(**values)
+
+
+def _rebase_entry(entry: str, base: Path, root: Path) -> str:
+    """A registry entry written relative to `base`, relative to `root` instead."""
+    file_part, name = split_registry_entry(entry)
+    moved = os.path.relpath(base / file_part, root)
+    return f"{moved}:{name}" if name else moved
+
+
+def _rebased(patterns: tuple[str, ...], base: Path, root: Path) -> tuple[str, ...]:
+    """Gitignore-style patterns written relative to `base`, relative to `root`. A pattern without a
+    slash (`build`, `*.pyi`) matches by name anywhere and moves unchanged; an anchored one
+    (`gen/`, `/docs/conf.py`) keeps only the part under `root`, and is dropped when it points
+    outside `root`, where this configuration checks nothing."""
+    if base == root:
+        return patterns
+    moved = []
+    for pattern in patterns:
+        negated, body = ("!", pattern[1:]) if pattern.startswith("!") else ("", pattern)
+        if "/" not in body.rstrip("/"):
+            moved.append(pattern)
+            continue
+        target = os.path.normpath(os.path.join(str(base), body.lstrip("/")))
+        relative = os.path.relpath(target, root)
+        if relative == ".." or relative.startswith(".." + os.sep):
+            continue
+        moved.append(f"{negated}/{Path(relative).as_posix()}{'/' if body.endswith('/') else ''}")
+    return tuple(moved)
+
+
 def load(config_file: Optional[Path] = None, start: Optional[Path] = None) -> Settings:
-    """Settings from `--config FILE`, else the nearest pyproject.toml, else the defaults."""
+    """Settings from `--config FILE`, else the nearest pyproject.toml at or above `start`, else the
+    defaults (rooted at the working directory)."""
     if config_file is not None:
-        if not config_file.is_file():
-            raise ConfigError(f"{config_file}: configuration file not found")
-        table = read_pyproject(config_file)
-        if table is None and config_file.name != "pyproject.toml":
-            # a dedicated file (failcode.toml) holds the keys at top level
-            table = _read_plain(config_file)
-        return from_table(table or {}, config_file.resolve().parent, config_file)
-    start = (start or Path.cwd()).resolve()
-    found = find_config(start)
+        return load_file(config_file)
+    found = find_config((start or Path.cwd()).resolve())
     if found is None:
         return Settings(root=Path.cwd().resolve())
-    return from_table(read_pyproject(found) or {}, found.parent, found)
-
-
-def _read_plain(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-
+    return load_file(found)

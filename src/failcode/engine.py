@@ -11,24 +11,20 @@ import dataclasses
 import gc
 import itertools
 import os
-import re
 import sys
 from contextlib import contextmanager
-from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
-import pathspec
-
 from failcode import cache as cache_module
-from failcode.config import ConfigError, Settings, split_registry_entry
+from failcode.config import ConfigError, Settings, shown, split_registry_entry
 from failcode.facts.datafiles import read_data_file
 from failcode.files import FileFinder, display_path, module_name, read_source
 from failcode.model import FileError, FileFacts, Finding, Registry, Result
-from failcode.names import SegmentPattern
-from failcode.project import Patterns, Project
-from failcode.rules import BY_CODE, RULES, Rule
+from failcode.project import Project
+from failcode.resolve import Compiled, Overrides, Resolver
+from failcode.rules import Rule
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -47,6 +43,8 @@ class Options:
     use_cache: bool = True
     cache_dir: Optional[Path] = None
     prescreen: bool = True  # False: every file through LibCST (to check that the screen loses nothing)
+    exclude: Optional[tuple[str, ...]] = None  # replaces every configuration's `exclude`
+    extend_exclude: tuple[str, ...] = ()  # added to every configuration's excludes
     # called with (files done, files in all) as files finish extraction, the run's slow part
     progress: Optional[Callable[[int, int], None]] = None
 
@@ -57,38 +55,6 @@ class Task:
     display: str
     module: str
     is_package: bool
-
-
-# -- rule selection ---------------------------------------------------------------------------
-
-def _expand(selectors: Iterable[str], where: str) -> set[str]:
-    codes: set[str] = set()
-    for selector in selectors:
-        key = selector.strip().upper()
-        if key == "ALL":
-            key = "FC"
-        matched = {code for code in BY_CODE if code.startswith(key)} if key else set()
-        by_name = [rule.code for rule in RULES if rule.name == selector.strip().lower()]
-        if not matched and not by_name:
-            raise ConfigError(f"{where}: unknown rule `{selector}` (known: {', '.join(BY_CODE)})")
-        codes |= matched | set(by_name)
-    return codes
-
-
-def selected_rules(settings: Settings, options: Options) -> list[Rule]:
-    if options.select is not None:
-        base = _expand(options.select, "--select")
-    elif settings.select is not None:
-        base = _expand(settings.select, "tool.failcode.select")
-    else:
-        base = {rule.code for rule in RULES if rule.default}
-    base |= _expand(settings.extend_select, "tool.failcode.extend-select")
-    base |= _expand(options.extend_select, "--extend-select")
-    base -= _expand(settings.ignore, "tool.failcode.ignore")
-    base -= _expand(options.ignore, "--ignore")
-    for pattern, codes in settings.per_file_ignores:
-        _expand(codes, f"tool.failcode.per-file-ignores.{pattern}")
-    return [rule for rule in RULES if rule.code in base]
 
 
 # -- extraction -------------------------------------------------------------------------------
@@ -136,7 +102,10 @@ def extract_data(task: Task, data: bytes, settings: Settings, prescreen: bool = 
                          f"failcode crashed extracting facts: {type(exc).__name__}: {exc}")
 
 
-def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> list[Union[FileFacts, FileError]]:
+def _extract_all(tasks: list[Task], settings: Settings, options: Options,
+                 progress: tuple[int, int] = (0, 0)) -> list[Union[FileFacts, FileError]]:
+    """Facts of `tasks`, from the cache or extracted (in a pool when it pays); `progress` is the
+    number of the run's files done before these, and of all its files, for the progress line."""
     store = cache_module.Cache.open(settings, options.cache_dir, options.prescreen) if options.use_cache else None
     results: dict[int, Union[FileFacts, FileError]] = {}
     missing: list[tuple[int, Task, Optional[str]]] = []
@@ -148,12 +117,13 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options) -> lis
         else:
             missing.append((index, task, key))
     jobs = _jobs(options, len(missing))
-    done = itertools.count(len(tasks) - len(missing))  # the cache answered the others
+    done = itertools.count(progress[0] + len(tasks) - len(missing))  # the cache answered the others
+    total = max(progress[1], progress[0] + len(tasks))
 
     def finished() -> None:
         """Report one more file done (the first call reports those the cache answered)."""
         if options.progress is not None:
-            options.progress(next(done), len(tasks))
+            options.progress(next(done), total)
 
     finished()
     if missing:
@@ -233,27 +203,21 @@ def _size(path: str) -> int:
         return 0
 
 
-def _task(path: Path, settings: Settings, cwd: Path) -> Task:
-    return Task(str(path), display_path(path, cwd), module_name(path, _resolved(settings.root, os.getcwd())),
+def _task(path: Path, compiled: Compiled, cwd: Path) -> Task:
+    return Task(str(path), display_path(path, cwd), module_name(path, compiled.root),
                 path.name in ("__init__.py", "__init__.pyi"))
-
-
-@lru_cache(maxsize=16)
-def _resolved(root: Path, cwd: str) -> Path:
-    """The project root resolved (from `cwd`, when it is relative) once per run instead of once
-    per file: a syscall per part of the path."""
-    return root.resolve()
 
 
 # -- configured registries --------------------------------------------------------------------
 
-def _configured(settings: Settings, outcomes: dict[str, Union[FileFacts, FileError]],
+def _configured(compiled: Compiled, outcomes: dict[str, Union[FileFacts, FileError]],
                 tasks_by_abs: dict[str, Task]) -> list[Registry]:
     found = []
-    for entry in settings.registry:
+    config = compiled.settings.config_file
+    for entry in compiled.settings.registry:
         file_part, name = split_registry_entry(entry)
-        path = (settings.root / file_part).resolve()
-        where = f"tool.failcode.registry entry `{entry}`"
+        path = (compiled.root / file_part).resolve()
+        where = f"{shown(config) + ': ' if config else ''}tool.failcode.registry entry `{entry}`"
         if not path.is_file():
             raise ConfigError(f"{where}: {file_part} is not a file" if path.exists() else
                               f"{where}: file {file_part} not found")
@@ -279,52 +243,88 @@ def _configured(settings: Settings, outcomes: dict[str, Union[FileFacts, FileErr
     return found
 
 
-def patterns(settings: Settings) -> Patterns:
-    return Patterns(
-        code=re.compile(settings.code_pattern),
-        blame=SegmentPattern(settings.blame_pattern),
-        internal=SegmentPattern(settings.internal_pattern),
-    )
-
-
 # -- the run ----------------------------------------------------------------------------------
 
-def run(paths: list[Path], settings: Settings, options: Optional[Options] = None) -> Result:
+Config = Union[Settings, Resolver, None]
+
+
+def overrides(options: Options) -> Overrides:
+    """What the options say over every configuration: rule selection and excludes."""
+    return Overrides(options.select, options.ignore, options.extend_select, options.exclude, options.extend_exclude)
+
+
+def _resolver(config: Config, options: Options) -> Resolver:
+    """`config` as a Resolver: Settings govern every file; None finds each file's closest configuration."""
+    return config if isinstance(config, Resolver) else Resolver(config, overrides(options))
+
+
+def run(paths: list[Path], config: Config = None, options: Optional[Options] = None) -> Result:
     options = options or Options()
-    finder = FileFinder(settings)
+    resolver = _resolver(config, options)
+    finder = FileFinder(resolver)
     whole = all(path.is_dir() for path in paths)  # files named one by one are part of a project
-    result = _check(finder.find(paths, options.force_exclude), settings, options, {}, whole)
-    if finder.unlistable:
-        result.errors.extend(FileError(display_path(directory), "unreadable", f"cannot list directory: {why}")
-                             for directory, why in finder.unlistable)
-        result.errors.sort()
+    found = finder.find(paths, options.force_exclude)
+    result = _check_all(found, resolver, options, {}, whole)
+    result.errors.extend(FileError(display_path(directory), "unreadable", f"cannot list directory: {why}")
+                         for directory, why in finder.unlistable)
+    result.errors.extend(FileError(display_path(path), "unreadable", "No such file or directory")
+                         for path in finder.missing)
+    result.errors.sort()
     return result
 
 
-def run_source(data: bytes, path: Path, settings: Settings, options: Optional[Options] = None) -> Result:
+def run_source(data: bytes, path: Path, config: Config = None, options: Optional[Options] = None) -> Result:
     """Check `data` as the text of the file at `path`, which need not exist (stdin, an editor's
     unsaved buffer). The project is that one file plus the configured registries."""
     options = options or Options()
+    resolver = _resolver(config, options)
     absolute = Path(os.path.abspath(path))
-    excluded = options.force_exclude and FileFinder(settings).excluded(absolute, False)
-    return _check([] if excluded else [absolute], settings, options, {str(absolute): data}, False)
+    excluded = options.force_exclude and resolver.for_path(absolute).excluded(absolute, False)
+    return _check_all([] if excluded else [absolute], resolver, options, {str(absolute): data}, False)
 
 
-def _check(checked: list[Path], settings: Settings, options: Options, sources: dict[str, bytes],
-           whole: bool) -> Result:
-    """Check `checked` (with `sources` standing in for files' bytes); `whole` when the run was
-    given directories, so every file of the project is among them."""
-    rules = [rule for rule in selected_rules(settings, options) if whole or not rule.whole_project]
+def _check_all(checked: list[Path], resolver: Resolver, options: Options, sources: dict[str, bytes],
+               whole: bool) -> Result:
+    """Check `checked`, each file with its configuration: the files of one configuration form one
+    project (its registries judge only them), checked as `_check` does."""
+    groups: dict[int, tuple[Compiled, list[Path]]] = {}
+    for path in checked:
+        compiled = resolver.for_path(path)
+        groups.setdefault(id(compiled), (compiled, []))[1].append(path)
+    if not groups:  # nothing to check: the configuration still has to be valid
+        groups[0] = (resolver.for_directory(Path.cwd().resolve()), [])
+    result = Result()
+    total = len(checked)
+    done = 0
+    for compiled, paths in sorted(groups.values(), key=lambda group: str(group[0].root)):
+        part = _check(paths, compiled, options, sources, whole, (done, total))
+        done += len(paths)
+        result.findings += part.findings
+        result.errors += part.errors
+        result.files += part.files
+        result.projects += part.projects
+    result.findings.sort()
+    result.errors.sort()
+    return result
+
+
+def _check(checked: list[Path], compiled: Compiled, options: Options, sources: dict[str, bytes],
+           whole: bool, progress: tuple[int, int] = (0, 0)) -> Result:
+    """Check `checked` (with `sources` standing in for files' bytes), all of one configuration;
+    `whole` when the run was given directories, so every file of the project is among them.
+    `progress` is how many files of the run came before these, and how many there are in all."""
+    settings = compiled.settings
+    rules = [rule for rule in compiled.rules if whole or not rule.whole_project]
     cwd = Path.cwd().resolve()
-    tasks = [_task(path, settings, cwd) for path in checked]
+    tasks = [_task(path, compiled, cwd) for path in checked]
     tasks_by_abs = {task.path: task for task in tasks}
     for entry in settings.registry:  # configured registry files are read even when not checked
-        path = (settings.root / split_registry_entry(entry)[0]).resolve()
+        path = (compiled.root / split_registry_entry(entry)[0]).resolve()
         if path.suffix in (".py", ".pyi") and str(path) not in tasks_by_abs and path.is_file():
-            tasks_by_abs[str(path)] = _task(path, settings, cwd)
+            tasks_by_abs[str(path)] = _task(path, compiled, cwd)
     all_tasks = list(tasks_by_abs.values())
     on_disk = [task for task in all_tasks if task.path not in sources]
-    extracted = dict(zip(on_disk, _extract_all(on_disk, settings, options)))
+    extracted = dict(zip(on_disk, _extract_all(on_disk, settings, options, progress)))
     outcomes = [extracted[task] if task in extracted else
                 extract_data(task, sources[task.path], settings, options.prescreen)
                 for task in all_tasks]
@@ -333,17 +333,17 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     errors = [o for o, t in zip(outcomes, all_tasks) if isinstance(o, FileError) and t.display in checked_displays]
     # modules the checked files import, when not checked themselves (pre-commit passes only the
     # changed files): read for their registries, never judged
-    followed = _imported_files(tasks, facts, tasks_by_abs, settings, cwd)
+    followed = _imported_files(tasks, facts, tasks_by_abs, compiled, cwd)
     if followed:
         quiet = dataclasses.replace(options, progress=None)
         facts += [o for o in _extract_all(followed, settings, quiet) if isinstance(o, FileFacts)]
-    configured = _configured(settings, {o.path: o for o in outcomes}, tasks_by_abs)
-    project = Project.build(facts, configured, patterns(settings))
-    result = Result(errors=errors, files=len(tasks) - len(errors), project=project)
+    configured = _configured(compiled, {o.path: o for o in outcomes}, tasks_by_abs)
+    project = Project.build(facts, configured, compiled.patterns)
+    result = Result(errors=errors, files=len(tasks) - len(errors), projects=[project])
     judged = {f.path: f for f in facts if f.path in checked_displays}
     # configured .toml/.txt registries are judged too; they hold no noqa comments
     reported = set(judged) | {r.path for r in configured if r.kind in ("toml", "txt")}
-    ignores = [(pathspec.GitIgnoreSpec.from_lines([pattern]), set(codes)) for pattern, codes in settings.per_file_ignores]
+    absolute = {task.display: Path(task.path) for task in all_tasks}
 
     def judge(rule: Rule, path: str, found: Iterable[Finding]) -> None:
         try:
@@ -353,7 +353,8 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
                                            f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}"))
             return
         for finding in findings:
-            if finding.path in reported and not _suppressed(finding, judged.get(finding.path), ignores):
+            if finding.path in reported and not _noqa(finding, judged.get(finding.path)) \
+                    and not compiled.ignores(finding, absolute.get(finding.path, Path(finding.path))):
                 result.findings.append(finding)
 
     for file_facts in judged.values():
@@ -363,12 +364,10 @@ def _check(checked: list[Path], settings: Settings, options: Options, sources: d
     for rule in rules:
         if rule.scope == "project":
             judge(rule, "<project>", rule.check(project))
-    result.findings.sort()
-    result.errors.sort()
     return result
 
 
-def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, Task], settings: Settings,
+def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, Task], compiled: Compiled,
                     cwd: Path) -> list[Task]:
     """Files of the project's own modules that the checked files import and that are not checked.
 
@@ -407,18 +406,16 @@ def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, 
                 for base in holders.get(module.partition(".")[0], ()):
                     for key in (os.path.join(base, relative + ".py"), os.path.join(base, relative, "__init__.py")):
                         if key not in known and key not in found and os.path.isfile(key):
-                            found[key] = _task(Path(key), settings, cwd)
+                            found[key] = _task(Path(key), compiled, cwd)
     return list(found.values())
 
 
-def _suppressed(finding: Finding, facts: Optional[FileFacts], ignores) -> bool:
-    if facts is not None:
-        if facts.file_noqa:
-            return True
-        codes = dict(facts.noqa).get(finding.pos.line)
-        if codes is not None and (not codes or finding.rule in codes):
-            return True
-    for spec, ignored in ignores:
-        if spec.match_file(finding.path) and any(finding.rule.startswith(code) for code in ignored):
-            return True
-    return False
+def _noqa(finding: Finding, facts: Optional[FileFacts]) -> bool:
+    """Silenced in the file: by `# failcode: noqa` (bare, or listing the rule) or by a `# noqa`
+    on the reported line (bare, or listing the rule)."""
+    if facts is None:
+        return False
+    if facts.file_noqa is not None and (not facts.file_noqa or finding.rule in facts.file_noqa):
+        return True
+    codes = dict(facts.noqa).get(finding.pos.line)
+    return codes is not None and (not codes or finding.rule in codes)

@@ -7,11 +7,12 @@ import os
 import stat
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 import pathspec
 
-from failcode.config import ConfigError, Settings
+if TYPE_CHECKING:
+    from failcode.resolve import Resolver
 
 SUFFIXES = (".py", ".pyi")
 
@@ -93,24 +94,24 @@ def module_of(path_parts: tuple[str, ...]) -> str:
 
 
 class FileFinder:
-    def __init__(self, settings: Settings) -> None:
-        self.root = settings.root.resolve()
-        self.exclude = _spec([*settings.exclude, *settings.extend_exclude])
+    """The Python files under the paths given, each directory's entries excluded by the
+    configuration that governs that directory (`resolver`), `.gitignore` files respected."""
+
+    def __init__(self, resolver: "Resolver") -> None:
+        self.resolver = resolver
         self.unlistable: list[tuple[Path, str]] = []  # directories that could not be read, and why
+        self.missing: list[Path] = []  # paths named on the command line that do not exist
 
     def excluded(self, path: Path, is_dir: bool) -> bool:
-        rel = relative_to(path, self.root)
-        candidates = [rel] if rel else []
-        candidates.append(path.name)  # a bare-name pattern (`build`) excludes outside the root too
-        suffix = "/" if is_dir else ""
-        return any(self.exclude.match_file(candidate + suffix) for candidate in candidates)
+        return self.resolver.for_path(path).excluded(path, is_dir)
 
     def find(self, paths: Iterable[Path], force_exclude: bool = False) -> list[Path]:
         found: dict[Path, None] = {}
         for given in paths:
-            if not given.exists() and not given.is_symlink():
-                raise ConfigError(f"{given}: no such file or directory")
             absolute = Path(os.path.abspath(given))
+            if not given.exists() and not given.is_symlink():
+                self.missing.append(absolute)  # E902 for it, as ruff reports; the other paths are checked
+                continue
             if given.is_dir():
                 if force_exclude and self.excluded(absolute, True):
                     continue
@@ -122,8 +123,9 @@ class FileFinder:
 
     def _walk(self, top: Path) -> Iterable[Path]:
         ignores: list[tuple[Path, pathspec.PathSpec]] = []
+        root = self.resolver.for_directory(top).root
         for parent in reversed(top.parents):  # .gitignore files between the root and `top`
-            if relative_to(parent, self.root) is not None:
+            if relative_to(parent, root) is not None:
                 ignores.extend(self._gitignore(parent))
         yield from self._walk_dir(top, ignores)
 

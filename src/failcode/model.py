@@ -308,7 +308,7 @@ class FileFacts:
     constants: tuple[Constant, ...] = ()
     imports: tuple[str, ...] = ()  # what the file imports (fully qualified), kept when it has sites
     noqa: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, codes); () means every code
-    file_noqa: bool = False
+    file_noqa: Optional[tuple[str, ...]] = None  # `# failcode: noqa`: () every code, else the codes listed
     writes: tuple[Write, ...] = ()
     blames: tuple[Blame, ...] = ()
     annotations: tuple[Annotation, ...] = ()
@@ -340,14 +340,16 @@ class FileError:
 @dataclass
 class Result:
     """What one check found: findings, files that could not be checked (input errors) or that a rule
-    crashed on (internal errors), and the project view they were judged with (`failcode sites` /
-    `registry` read it). `files` counts the files checked: those found, less those that could not
+    crashed on (internal errors), and the project views they were judged with (`failcode sites` /
+    `registry` read them). `files` counts the files checked: those found, less those that could not
     be read, decoded or parsed. Reports need only this data."""
 
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     files: int = 0
-    project: Any = None  # the project.Project; typed loosely so this module imports nothing of failcode
+    # one project.Project per configuration the files were checked with; typed loosely so this
+    # module imports nothing of failcode
+    projects: list[Any] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:

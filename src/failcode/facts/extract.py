@@ -889,7 +889,7 @@ def extract_source(text: str, path: str, module_name: str, is_package: bool, set
     except RecursionError:
         raise InputError("unparseable", "too deeply nested for LibCST to analyse") from None
     noqa, file_noqa = suppressions(text)
-    if noqa or file_noqa:
+    if noqa or file_noqa is not None:
         facts = dataclasses.replace(facts, noqa=noqa, file_noqa=file_noqa)
     return facts
 

@@ -39,7 +39,7 @@ from typing import Iterable, Iterator, Optional, Union
 from failcode.config import Settings
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.vocabulary import DOTTED_NAME, Vocabulary, is_recordable
-from failcode.facts.source import decode, suppressions
+from failcode.facts.source import suppressions
 from failcode.facts.walk import walk
 from failcode.model import Constant, FileFacts
 from failcode.names import FAILURE_WORDS, REGISTRY_WORDS, is_constant_name

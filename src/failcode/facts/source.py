@@ -13,7 +13,8 @@ import warnings
 from typing import Optional
 
 NOQA = re.compile(r"#\s*noqa(?::[\s]*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_FILE_NOQA = re.compile(r"^\s*#\s*failcode:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
+_FILE_NOQA = re.compile(r"^[ \t]*#[ \t]*failcode:[ \t]*noqa(?::[ \t]*(?P<codes>[A-Z]+[0-9]+(?:[ \t,]+[A-Z]+[0-9]+)*))?[ \t]*$",
+                        re.IGNORECASE | re.MULTILINE)
 
 
 class InputError(Exception):
@@ -58,17 +59,26 @@ def python_syntax_error(text: str) -> Optional[InputError]:
     return None
 
 
-def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], bool]:
-    """`# noqa` comments by line, and whether the file carries `# failcode: noqa`."""
+def _codes(listed: Optional[str]) -> tuple[str, ...]:
+    return tuple(c.upper() for c in re.split(r"[\s,]+", listed) if c) if listed else ()
+
+
+def suppressions(source: str) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], Optional[tuple[str, ...]]]:
+    """`# noqa` comments by line, and what `# failcode: noqa` lines silence in the whole file: None
+    when there is none, () for every code (the bare form), else the codes listed on all of them
+    (`# failcode: noqa: FC001, FC008`), as ruff's `# ruff: noqa: F401` reads."""
     found = []
     if "noqa" not in source.lower():
-        return (), False
+        return (), None
     for number, line in enumerate(source.splitlines(), 1):
         if "noqa" not in line.lower():
             continue
         match = NOQA.search(line)
         if match is None:
             continue
-        codes = match.group("codes")
-        found.append((number, tuple(c.upper() for c in re.split(r"[\s,]+", codes) if c) if codes else ()))
-    return tuple(found), bool(_FILE_NOQA.search(source))
+        found.append((number, _codes(match.group("codes"))))
+    whole: Optional[tuple[str, ...]] = None
+    for match in _FILE_NOQA.finditer(source):
+        codes = _codes(match.group("codes"))
+        whole = () if not codes or whole == () else tuple(dict.fromkeys((*(whole or ()), *codes)))
+    return tuple(found), whole

@@ -11,8 +11,8 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from typing import Any, Optional
+from urllib.parse import quote, urlsplit
 
 from failcode import ruledocs
 from failcode.baseline import fingerprints
@@ -23,7 +23,6 @@ from failcode.sourcelines import SourceLines
 from failcode.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/failcode/"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT = "failcode/v1"
 DESCRIPTION_LIMIT = 1024  # GitHub rejects longer shortDescription / fullDescription texts
@@ -36,15 +35,54 @@ def _limited(text: str) -> str:
     return re.sub(r"\s+\S*$", "", text[: DESCRIPTION_LIMIT - 1]) + "…"
 
 
-def _rule(rule) -> dict[str, Any]:
+# How a hosted git repository shows a file at a commit: `{web}/blob/{commit}/rules/FC002.md`
+_BLOB = {"github.com": "blob", "gitlab.com": "-/blob", "codeberg.org": "src/commit", "bitbucket.org": "src"}
+
+
+def repository(direct_url: Optional[dict[str, Any]]) -> Optional[tuple[str, str]]:
+    """(web address, commit) of the git repository this failcode was installed from, read from
+    pip's `direct_url.json` (PEP 610): `pip install "git+https://github.com/org/failcode.git@SHA"`
+    gives ("https://github.com/org/failcode", SHA). None for any other install: failcode is not
+    published on a package index, so there is no other address to give."""
+    if not direct_url or direct_url.get("vcs_info", {}).get("vcs") != "git":
+        return None
+    url = re.sub(r"^git\+", "", str(direct_url.get("url", "")))
+    commit = str(direct_url["vcs_info"].get("commit_id", ""))
+    parsed = urlsplit(url)
+    if parsed.scheme != "https" or parsed.hostname not in _BLOB or not re.fullmatch(r"[0-9a-f]{7,64}", commit):
+        return None
+    path = parsed.path[:-len(".git")] if parsed.path.endswith(".git") else parsed.path
+    return f"https://{parsed.hostname}{path.rstrip('/')}", commit
+
+
+def _installed_from() -> Optional[tuple[str, str]]:
+    try:
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        text = distribution("failcode").read_text("direct_url.json")
+        return repository(json.loads(text)) if text else None
+    except (PackageNotFoundError, ValueError, OSError):
+        return None
+
+
+def help_uri(repo: Optional[tuple[str, str]], code: str) -> Optional[str]:
+    """The rule's page in the repository at the installed commit, where a viewer can open it."""
+    if repo is None:
+        return None
+    web, commit = repo
+    return f"{web}/{_BLOB[urlsplit(web).hostname]}/{commit}/rules/{code}.md"
+
+
+def _rule(rule, repo: Optional[tuple[str, str]]) -> dict[str, Any]:
     """The rule's descriptor. Its page appears once, as `help.markdown` (what viewers render); the
-    plain-text fields are short, so a log with many runs does not carry every page three times."""
+    plain-text fields are short, so a log with many runs does not carry every page three times.
+    `helpUri` is the page in the repository failcode was installed from, when that is known."""
     try:
         page = ruledocs.page(rule.code)
         full = ruledocs.summary_text(rule.code) or rule.summary
     except OSError:  # pages not installed: the catalogue summary still describes the rule
         page, full = rule.summary, rule.summary
-    return {
+    descriptor = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": _limited(rule.summary)},
@@ -52,6 +90,10 @@ def _rule(rule) -> dict[str, Any]:
         "help": {"text": rule.summary, "markdown": page},
         "defaultConfiguration": {"level": "error", "enabled": rule.default},
     }
+    uri = help_uri(repo, rule.code)
+    if uri is not None:
+        descriptor["helpUri"] = uri
+    return descriptor
 
 
 def _location(path: str) -> dict[str, Any]:
@@ -96,14 +138,13 @@ def render(result: Result, lines: SourceLines, level: str = "error") -> str:
         }
         for error in result.errors
     ]
+    repo = _installed_from()
+    driver: dict[str, Any] = {"name": "failcode", "version": __version__, "semanticVersion": __version__}
+    if repo is not None:
+        driver["informationUri"] = repo[0]
+    driver["rules"] = [_rule(rule, repo) for rule in RULES]
     run = {
-        "tool": {"driver": {
-            "name": "failcode",
-            "version": __version__,
-            "semanticVersion": __version__,
-            "informationUri": INFORMATION_URI,
-            "rules": [_rule(rule) for rule in RULES],
-        }},
+        "tool": {"driver": driver},
         "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri().rstrip("/") + "/"}},
         "invocations": [{
             "executionSuccessful": not any(error.kind == "internal" for error in result.errors),

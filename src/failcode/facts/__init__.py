@@ -10,13 +10,15 @@ either path, so the screen never has to mirror them.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import sys
 
 from failcode.config import Settings
 from failcode.facts.outcomes import outcome_facts
 from failcode.facts.screen import parse, screened
 from failcode.facts.stages import StageClassifier
-from failcode.facts.source import InputError, decode
+from failcode.facts.source import InputError, decode, python_syntax_error
 from failcode.model import FileFacts
 
 __all__ = ["InputError", "extract_file"]
@@ -36,6 +38,8 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
 
         if plan is None:
             facts = extract_source(text, path, module, is_package, settings, tree)
+            if tree is None:  # LibCST parsed what this Python's `ast` cannot: outcome facts still count
+                tree = _newer_syntax(text)
         elif isinstance(plan, tuple):  # a large file, in parts
             from failcode.facts.extract import extract_parts
 
@@ -44,6 +48,21 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
             facts = extract_source(text, path, module, is_package, settings, masked=plan)
     writes, blames = outcome_facts(tree, text, _stages(settings), module, is_package) if tree is not None else ((), ())
     return dataclasses.replace(facts, writes=writes, blames=blames) if writes or blames else facts
+
+
+def _newer_syntax(text: str) -> ast.Module:
+    """The `ast` of a file written for a newer Python (facts/downgrade.py); a file that cannot be
+    read that way is reported, never checked in part."""
+    from failcode.facts.downgrade import ast_tree
+
+    tree = ast_tree(text)
+    if tree is None:
+        error = python_syntax_error(text)
+        where = (error.line, error.column) if error is not None else (1, 1)
+        raise InputError("unparseable", f"Python {sys.version_info[0]}.{sys.version_info[1]} cannot parse this "
+                         f"syntax ({error.message if error else 'newer syntax'}) and failcode could not rewrite it; "
+                         f"run failcode on a newer Python", *where)
+    return tree
 
 
 _STAGES: dict[Settings, StageClassifier] = {}

@@ -86,6 +86,7 @@ class Finding:
     line: int
     rule: str
     message: str
+    confidence: str = "high"
 
     @property
     def key(self) -> tuple[str, str, int, str]:
@@ -304,6 +305,8 @@ def split_metrics(runs: dict[str, Run], judged: dict, labels: list[Label]) -> di
     per_rule = {rule: rule_metrics([f for f in findings if f.rule == rule], judged,
                                    [label for label in labels if label.rule == rule]) for rule in RULES}
     per_rule["ALL"] = rule_metrics(findings, judged, labels)
+    # what `--min-confidence high` would report: the numbers that decide the default
+    per_rule["high"] = rule_metrics([f for f in findings if f.confidence == "high"], judged, labels)
     reported = {f.key for f in findings}
     return {
         "rules": per_rule,
@@ -383,7 +386,7 @@ def rule_rows(split: dict) -> list[str]:
     """The per-rule table of one split; `+debat` is recall on real and debatable rows."""
     lines = ["  ".join(f"{h:>8}" for h in HEAD)]
     for rule, m in split["rules"].items():
-        if rule != "ALL" and not (m["findings"] or m["defects_with_debatable"] or m["near_misses"]):
+        if rule not in ("ALL", "high") and not (m["findings"] or m["defects_with_debatable"] or m["near_misses"]):
             continue
         cells = (rule, m["findings"], m["real"], m["debatable"], m["false"], m["unjudged"],
                  _pct(m["precision_real"]), _pct(m["precision_real_or_debatable"]), m["defects"], m["found"],
@@ -551,7 +554,8 @@ def run_failcode(package: str, folder: Path, src: Path) -> Run:
         last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
         print(f"{package}: failcode printed no report: {last}", file=sys.stderr)
         return Run([], internal=1)
-    findings = [Finding(package, f["path"], f["line"], f["rule"], f["message"]) for f in document["findings"]]
+    findings = [Finding(package, f["path"], f["line"], f["rule"], f["message"], f.get("confidence", "high"))
+                for f in document["findings"]]
     kinds = Counter("internal" if e["kind"] == "internal" else "input" for e in document["errors"])
     return Run(findings, document["summary"]["files"], kinds["internal"], kinds["input"])
 

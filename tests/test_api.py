@@ -23,7 +23,8 @@ NO_CACHE = Options(use_cache=False)
 
 def as_json_rows(findings: list[Finding]) -> list[dict]:
     return [{"rule": f.rule, "path": f.path, "line": f.pos.line, "column": f.pos.column, "end_line": f.pos.end_line,
-             "end_column": f.pos.end_column, "message": f.message, "code": f.code} for f in findings]
+             "end_column": f.pos.end_column, "message": f.message, "code": f.code, "confidence": f.confidence}
+            for f in findings]
 
 
 def cli_rows(stdout: str) -> list[dict]:

@@ -152,6 +152,7 @@ def test_json_shape(project):
     assert finding == {
         "rule": "FC001", "name": "unregistered-code", "path": "a.py", "line": 6, "column": 18,
         "end_line": 6, "end_column": 34, "message": finding["message"], "code": "NOT_REGISTERED",
+        "confidence": "high",
     }
 
 

@@ -182,7 +182,7 @@ def test_ordinary_code_is_skipped_with_its_constants_and_noqa():
 def test_file_noqa_of_a_skipped_file_is_kept():
     source = "# failcode: noqa\nX = 1\n"
     skipped, full = _screened(source.encode(), "quiet.py", Settings())
-    assert skipped is not None and skipped.file_noqa
+    assert skipped is not None and skipped.file_noqa == ()  # the bare form: every code
     assert skipped == full
 
 

@@ -20,7 +20,7 @@ from failcode import baseline, engine, ruledocs
 from failcode.config import ConfigError
 from failcode.engine import Options
 from failcode.files import display_path
-from failcode.model import EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Result
+from failcode.model import CONFIDENCE, EXIT_CONFIG, EXIT_FINDINGS, EXIT_INTERNAL, Result
 from failcode.report import terminal
 from failcode.resolve import Resolver
 from failcode.report import text as text_report
@@ -140,6 +140,8 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--statistics", is_flag=True,
               help="Print a count per rule instead of each finding (a JSON list with --format json).")
 @click.option("--show-source", is_flag=True, help="Print the reported line under each finding, with a caret.")
+@click.option("--min-confidence", type=click.Choice(CONFIDENCE), default="medium", show_default=True,
+              help="Report only findings at least this sure (high: proven by shape and flow).")
 @click.option("--severity", type=click.Choice(("error", "warning")), default="error", show_default=True,
               help="Level of findings in github annotations and SARIF results.")
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path, dir_okay=False),
@@ -155,8 +157,8 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--no-prescreen", is_flag=True,
               help="Parse every file with LibCST, skipping none by the ast pre-screen (slower; same report).")
 def check(paths, output_format, output_file, quiet, select, ignore, extend_select, exclude, extend_exclude, config,
-          exit_zero, statistics, show_source, severity, baseline_file, write_baseline, add_noqa, stdin_filename,
-          force_exclude, jobs, no_cache, cache_dir, no_prescreen) -> None:
+          exit_zero, statistics, show_source, min_confidence, severity, baseline_file, write_baseline, add_noqa,
+          stdin_filename, force_exclude, jobs, no_cache, cache_dir, no_prescreen) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
     progress = None if quiet else terminal.Progress(sys.stderr)
     options = Options(
@@ -182,6 +184,8 @@ def check(paths, output_format, output_file, quiet, select, ignore, extend_selec
     out = _open_report(output_file)
     with progress or contextlib.nullcontext():
         result = _run(paths, config, options, stdin)
+    if min_confidence == "high":
+        result = dataclasses.replace(result, findings=[f for f in result.findings if f.confidence == "high"])
     lines = SourceLines({display_path(Path(os.path.abspath(paths[0]))): stdin} if stdin is not None else None)
     result = _baselined(result, lines, known, baseline_file, write_baseline, quiet)
     if add_noqa:

@@ -226,6 +226,7 @@ class Blame:
     written: tuple[str, ...] = ()  # the word-like values it records (`status = "provider_failed"`)
     shape: str = "handler"
     subject: str = ""
+    told: tuple[str, ...] = ()  # the texts of the errors it raises (`raise ValueError("not found")`)
 
 
 @dataclass(frozen=True)
@@ -321,6 +322,12 @@ class Finding:
     rule: str
     message: str
     code: Optional[str] = None
+    # `high`: proven by the shape and flow of the code; `medium`: inferred (a cause named only in a
+    # log message, a default left standing rather than written by the handler)
+    confidence: str = "high"
+
+
+CONFIDENCE = ("high", "medium")
 
 
 @dataclass(frozen=True, order=True)

@@ -38,6 +38,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterator, Optional
 
+from failcode import causes
+from failcode.causes import is_broad_family
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
 from failcode.facts.vocabulary import (ALLOWS, LOG_METHODS, TEXT_CALLS, fails_open, is_recordable, is_verdict_function,
                                       lets_through)
@@ -237,19 +239,21 @@ class _PendingBlame:
     """A Blame found by the scan (`node`: the handler, test or default it is reported at),
     positioned only if it is kept."""
 
-    __slots__ = ("node", "function", "texts", "attempt", "shape", "caught", "own", "raised", "written", "subject")
+    __slots__ = ("node", "function", "texts", "attempt", "shape", "caught", "own", "raised", "written", "subject",
+                 "told")
 
     def __init__(self, node, function, texts, attempt, shape, caught="", own=(), raised=(), written=(),
-                 subject="") -> None:
+                 subject="", told=()) -> None:
         self.node, self.function, self.texts, self.attempt, self.shape = node, function, texts, attempt, shape
         self.caught, self.own, self.raised, self.written, self.subject = caught, own, raised, written, subject
+        self.told = told
 
     def finish(self, lines: list[str]) -> Blame:
         start = _pos(self.node, lines)
         if isinstance(self.node, ast.ExceptHandler):  # reported at the `except` keyword
             start = Pos(start.line, start.column, start.line, start.column + len("except"))
         return Blame(start, self.function, self.caught, self.texts, self.own, self.attempt, self.raised, self.written,
-                     self.shape, self.subject)
+                     self.shape, self.subject, self.told)
 
 
 class _Scan:
@@ -680,7 +684,7 @@ class _Scan:
             decided=decided, region=context.region, silent=context.silent)
         self.block(node.body, arms, defaults, after)
         subject = _chain_subject(node) if self.judges and context.fallback is None else None
-        self.rest_of_chain(node, arms, context, subject)
+        self.rest_of_chain(node, arms, context, subject, defaults, after)
         if not node.orelse and defaults and not context.silent:
             self.left_standing(node, context, decided, absent, defaults, after)
 
@@ -724,22 +728,25 @@ class _Scan:
                 self.write(name, defaults[name][1], _Context(decided=_negated(decided), region=context.region),
                            at=(node, defaults[name]))
 
-    def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str]) -> None:
-        """An `elif` of a dispatch: its own test decides its arm; a final `else` is the unknown reply."""
+    def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str],
+                     defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
+        """An `elif` of a dispatch: its own test decides its arm; a final `else` is the unknown reply.
+        The defaults written before the chain stand in every arm, as in the first."""
         decided = self.deciding(node.test, judging=self.judges)
         own = arms if decided is None else _Context(decided=decided, region=arms.region, silent=arms.silent)
-        self.block(node.body, own)
-        self.rest_of_chain(node, own, context, subject)
+        self.block(node.body, own, defaults, after)
+        self.rest_of_chain(node, own, context, subject, defaults, after)
 
-    def rest_of_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str]) -> None:
+    def rest_of_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str],
+                      defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
         """What follows an `if` arm: the next `elif`, the unknown-reply `else` of a dispatch, or a
         plain `else` that the same compare decides."""
         if subject is not None and node.orelse and not isinstance(node.orelse[0], ast.If):
-            self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context))
+            self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context), defaults, after)
         elif len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-            self.branch_chain(node.orelse[0], arms, context, subject)
+            self.branch_chain(node.orelse[0], arms, context, subject, defaults, after)
         else:
-            self.block(node.orelse, arms)
+            self.block(node.orelse, arms, defaults, after)
 
     def try_statement(self, node, context: _Context, body: list[ast.stmt], defaults: _Defaults,
                       after: tuple[ast.stmt, ...]) -> None:
@@ -755,6 +762,8 @@ class _Scan:
                 self.catch_all(node, handler, types)
                 if self.looping:
                     self.polled(node, handler, types)
+            if is_broad_family(types):
+                self.cause(node, handler, types)
             if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
                     or not catches_all(types) and all(map(_only_converts, node.body)):
@@ -868,8 +877,11 @@ class _Scan:
         for statement in _simple_statements(attempt.body):
             if isinstance(statement, ast.Raise) and statement.exc is not None:
                 raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
-                # a check of our own (`raise ValueError("bad config")`), not of what was just read
-                if raised in _BUILTIN_ERRORS and id(statement) not in reading:
+                # a check of our own (`raise ValueError("bad config")`), not of what was just read;
+                # or an exception object made elsewhere, raised again here (`raise exc`): whatever
+                # it is, the party did not raise it in this try
+                if raised in _BUILTIN_ERRORS and id(statement) not in reading \
+                        or isinstance(statement.exc, ast.Name) and raised not in _BUILTINS:
                     said = " ".join(text for text in _words_of([ast.Expr(statement.exc)]))
                     own.append(("raise", raised, statement.lineno, said))
                 continue
@@ -894,6 +906,42 @@ class _Scan:
                                          if name))
             self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "handler", _caught(types),
                                              tuple(own), raised, written))
+
+    def cause(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """Notes a handler of a broad family (causes.py) that names one specific cause for what it
+        caught (`raise FileNotFoundError(…)`, "config not found", `status = "timeout"`) without
+        passing the exception on as it is or looking at it first. Only what the handler does on
+        every path counts (a statement under an `if` in it is a decision on what it caught), and a
+        raise or a message that carries the caught exception's own text hands the truth on beside
+        the cause; a value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is
+        what every counter reads, with or without it. With it, the try's calls (what else can fail
+        there) and how many statements the try runs. Whether the cause is wrong for what the try
+        can raise is FC006's to judge."""
+        if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
+            return
+        plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
+        carries = {id(statement) for statement in plain if handler.name is not None and any(
+            isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement]))}
+        told_by = [statement for statement in plain if id(statement) not in carries]
+        texts = tuple(dict.fromkeys(_words_of(told_by)))
+        raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by
+                                     if isinstance(statement, ast.Raise) and statement.exc is not None
+                                     for name in [_dotted(statement.exc.func if isinstance(statement.exc, ast.Call)
+                                                          else statement.exc)] if name))
+        written = tuple(dict.fromkeys(_written(plain, frozenset())))
+        codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose
+        if causes.asserted(raised, (*texts, *codes), written) is None:
+            return
+        calls = []
+        for node in _nodes(attempt.body, prose=False):
+            if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
+                calls.append(("call", _callee(node), node.lineno, ""))
+        statements = sum(1 for _ in _simple_statements(attempt.body))
+        told = tuple(dict.fromkeys(text for statement in told_by if isinstance(statement, ast.Raise)
+                                   and statement.exc is not None for text in _words_of([ast.Expr(statement.exc)])))
+        self.blames.append(_PendingBlame(handler, self.qualname, tuple(dict.fromkeys((*texts, *codes))),
+                                         attempt.lineno, "cause", _caught(types), tuple(calls[:4]), raised, written,
+                                         subject=str(statements), told=told))
 
     def type_default(self, lookup: ast.Call, default: ast.Constant) -> None:
         """`next((n for n in type(e).__mro__ if n.__name__ in KINDS), "APIError")`,
@@ -1608,6 +1656,13 @@ def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
     return not any(isinstance(p, ast.Call) or isinstance(p, ast.Name) and p.id == handler.name for p in parts)
 
 
+def _raises_caught(handler: ast.ExceptHandler) -> bool:
+    """`except Exception as e: …; raise e`: what was caught goes on as it is."""
+    return handler.name is not None and any(
+        isinstance(node, ast.Raise) and isinstance(node.exc, ast.Name) and node.exc.id == handler.name
+        for node in _nodes(handler.body, prose=False))
+
+
 def _stores_caught(handler: ast.ExceptHandler) -> bool:
     """The handler keeps what it caught (`error_to_raise = e`, `self.error = str(e)`): the failure
     goes on with it, to be raised or reported later."""
@@ -1652,14 +1707,15 @@ def _written(body: list[ast.stmt], names: frozenset[str]) -> Iterator[str]:
                 yield value.value
 
 
-def _words_of(body: list[ast.stmt]) -> Iterator[str]:
+def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Iterator[str]:
     """What a handler says: the text of its log messages, of the errors it raises (their class
     names too) and the strings it writes (f-strings by their literal parts). Not dict
-    keys (`{"backend": …}` names a field) and not debug logs, which no one reads as the outcome."""
+    keys (`{"backend": …}` names a field), not debug logs, which no one reads as the outcome, and
+    not the nodes of `skip` (by id)."""
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
-        if isinstance(node, _SCOPES):
+        if isinstance(node, _SCOPES) or id(node) in skip:
             continue
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "debug":
             continue

@@ -17,7 +17,7 @@ def render(result: Result) -> str:
                 "rule": f.rule, "name": BY_CODE[f.rule].name, "path": f.path,
                 "line": f.pos.line, "column": f.pos.column,
                 "end_line": f.pos.end_line, "end_column": f.pos.end_column,
-                "message": f.message, "code": f.code,
+                "message": f.message, "code": f.code, "confidence": f.confidence,
             }
             for f in result.findings
         ],

@@ -24,6 +24,7 @@ from failcode.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
+RANK = {"high": 90.0, "medium": 60.0}
 FINGERPRINT = "failcode/v1"
 DESCRIPTION_LIMIT = 1024  # GitHub rejects longer shortDescription / fullDescription texts
 
@@ -126,8 +127,11 @@ def render(result: Result, lines: SourceLines, level: str = "error") -> str:
             }}],
             "partialFingerprints": {FINGERPRINT: fingerprint},
         }
+        # SARIF's rank orders results by how sure the tool is (0-100): high 90, medium 60
+        entry["rank"] = RANK[finding.confidence]
+        entry["properties"] = {"confidence": finding.confidence}
         if finding.code is not None:
-            entry["properties"] = {"code": finding.code}
+            entry["properties"]["code"] = finding.code
         results.append(entry)
     notifications = [
         {

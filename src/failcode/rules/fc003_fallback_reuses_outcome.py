@@ -123,7 +123,10 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         else:
             message = (f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
                        f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")
-        yield Finding(facts.path, fallback.pos, CODE, message, None)
+        # a default the handler leaves standing, or a placeholder for a reply, is inferred from the
+        # flow; a value the fallback path writes itself is proven by its shape
+        confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
+        yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
 
 
 _PREDICATE_HEADS = frozenset("is are has have can should supports needs".split())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Optional
 
+from failcode import causes
 from failcode.model import Blame, FileFacts, Finding
 from failcode.names import segments
 from failcode.project import Project
@@ -43,7 +44,7 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
         message = _SHAPES[blame.shape](blame, project)
         if message is not None:
             reported.add(blame.pos.line)
-            yield Finding(facts.path, blame.pos, CODE, message, None)
+            yield Finding(facts.path, blame.pos, CODE, message, None, _confidence(blame))
 
 
 def _handler(blame: Blame, project: Project) -> Optional[str]:
@@ -126,7 +127,48 @@ def _no_result(blame: Blame, project: Project) -> Optional[str]:
     return None
 
 
-_SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result}
+def _cause(blame: Blame, project: Project) -> Optional[str]:
+    """A broad handler (causes.py: a catch-all, OSError, RuntimeError, a client library's root
+    error) names one specific cause for every failure it catches: `raise FileNotFoundError(…)`
+    around a read and a parse, "configuration file not found" for a permission error, `status =
+    "timeout"` for our own bug. The family is wider than the cause, so the try can fail otherwise.
+    A failed connection may be named when the try does nothing but one call (it only talks to
+    that party), as a party may be blamed for a try that only calls it."""
+    found = causes.asserted(blame.raised, blame.texts, blame.written)
+    if found is None:
+        return None
+    cause, words = found
+    types = _types(blame.caught)
+    if causes.is_the_cause(cause, types):
+        return None
+    if cause.name == "connection" and blame.subject == "1" and len(blame.own) <= 1:
+        return None
+    calls = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in blame.own[:3]))
+    does = f" (which calls {calls})" if calls else ""
+    return (f"{blame.caught} says {_quote(words)!r}, {cause.says}, for every failure of the try at line "
+            f"{blame.attempt}{does}: whatever else fails there (our own bug, a permission or parse error) is "
+            f"reported as that cause — catch the exception that means it, or say what failed")
+
+
+def _confidence(blame: Blame) -> str:
+    """`medium` when only prose says the cause (a log line, a printed message): the handler may
+    record or raise the failure truthfully beside it. A raised error, its message, or a value
+    recorded for the cause is `high`."""
+    if blame.shape != "cause":
+        return "high"
+    found = causes.asserted(blame.raised, blame.texts, blame.written)
+    words = found[1] if found else ""
+    return "high" if words in blame.raised or words in blame.written or words in blame.told \
+        or causes.is_code(words) else "medium"
+
+
+def _types(caught: str) -> tuple[str, ...]:
+    """The types of a handler as facts/outcomes.py names it (`except OSError, KeyError`, `bare except`)."""
+    return () if caught == "bare except" else tuple(caught[len("except "):].split(", "))
+
+
+_SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result,
+           "cause": _cause}
 
 
 def _party(blame: Blame, project: Project) -> Optional[tuple[str, str]]:

@@ -1,0 +1,104 @@
+"""The specific causes a handler can assert for a failure, and the exception families that are them.
+
+FC006 judges a broad handler that records or raises ONE specific cause for every failure it
+catches: `except Exception: raise FileNotFoundError(...)` around a read and a parse, `except
+OSError: log("config not found")`, `except Exception: status = "timeout"`. These lists name two
+concepts, nothing of any one package:
+
+- a *cause* is a reason that says what went wrong rather than that something did: the thing is not
+  there, the wait ran out, the dependency is not installed. Each cause has the phrases that assert
+  it, the class-name words that assert it, and the exception names that are that cause (a handler
+  of those says it truly). A failed connection is not among them: a try that reaches a service
+  fails mostly in transport, and of the 25 handlers of the tune split that said "connection
+  error" or "could not reach" for it, none was judged a real defect (15 false, 10 debatable);
+- a *broad family* is an exception class that every failure of an operation can raise, whatever
+  its cause: the catch-alls, the OS's error, RuntimeError, and a client library's root error
+  (`requests.RequestException`, `httpx.HTTPError`, `botocore...ClientError`, `APIError`), named by
+  its shape: a transport or client word and nothing more before `Error`/`Exception`.
+
+LibCST-free: the outcome scan (facts/outcomes.py) and FC006 share it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from failcode.names import segments
+
+
+@dataclass(frozen=True)
+class Cause:
+    name: str
+    says: str  # how a message names it
+    phrases: re.Pattern  # prose that asserts it
+    words: tuple[tuple[str, ...], ...]  # runs of name segments that assert it (`FileNotFoundError`)
+    family: re.Pattern  # exception names that are this cause: handling them, the cause is true
+
+
+CAUSES = (
+    Cause("not-found", "that it does not exist",
+          re.compile(r"\bnot (?:be )?found\b|\bdoes ?n[o']?t exist|\bdo ?n[o']?t exist|\bno such (?:file|directory|key|"
+                     r"table|bucket|object|module|path|entry|job|record)\b|\b(?:could ?n[o']?t|can ?not|can't|unable to) "
+                     r"(?:find|locate)\b", re.IGNORECASE),
+          (("not", "found"), ("does", "not", "exist"), ("no", "such"), ("not", "exist")),
+          re.compile(r"(?:^|\.)(?:\w*NotFound\w*|\w*DoesNotExist\w*|NoSuch\w*|KeyError|LookupError|IndexError)$")),
+    Cause("timeout", "a timeout",
+          re.compile(r"\btimed[ _-]?out\b|\btime[ _-]?out (?:error|exceeded|reached|occurred|expired)\b|"
+                     r"\b(?:request|connection|read|operation|call|deadline) (?:timed? ?out|exceeded)\b", re.IGNORECASE),
+          (("timeout",), ("timed", "out"), ("time", "out")),
+          re.compile(r"(?:^|\.)\w*Time[oO]ut\w*$|(?:^|\.)TimeoutExpired$|(?:^|\.)CancelledError$")),
+    Cause("not-installed", "a missing installation",
+          re.compile(r"\bnot installed\b|\bplease install\b|\bpip install\b|\bis not available\b", re.IGNORECASE),
+          (("not", "installed"),),
+          re.compile(r"(?:^|\.)(?:ImportError|ModuleNotFoundError)$")),
+)
+
+_CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$")  # a code-shaped word: `UPSTREAM_TIMEOUT`
+_OS = frozenset("OSError IOError EnvironmentError socket.error RuntimeError".split())
+_ROOT = re.compile(r"^(?:HTTP|Http|Request|Requests|Client|API|Api|Transport|Service)(?:Status|Response)?(?:Error|Exception)$")
+
+
+def is_broad_family(types: tuple[str, ...]) -> bool:
+    """A handler of exceptions every failure of an operation raises: a catch-all (no types,
+    Exception, BaseException), OSError or RuntimeError, or a client library's root error."""
+    if not types:
+        return True
+    return any(name in ("Exception", "BaseException") or name in _OS or _ROOT.match(name.rpartition(".")[2])
+               for name in (t[len("builtins."):] if t.startswith("builtins.") else t for t in types))
+
+
+def asserted(raised: tuple[str, ...], texts: tuple[str, ...], written: tuple[str, ...]) -> Optional[tuple[Cause, str]]:
+    """The first specific cause the handler asserts, and the words that assert it: a raised class
+    named for it (`FileNotFoundError`), a value written for it (`status = "timeout"`), or prose."""
+    for name in raised:
+        for cause in CAUSES:
+            if _has_run(segments(name), cause.words):
+                return cause, name
+    for value in written:
+        for cause in CAUSES:
+            if _has_run(segments(value), cause.words) or cause.phrases.search(value):
+                return cause, value
+    for text in texts:
+        if text in raised:
+            continue
+        for cause in CAUSES:
+            # prose, or a code the handler records (`failures.append("UPSTREAM_TIMEOUT")`)
+            if cause.phrases.search(text) or _CODE.match(text) and _has_run(segments(text), cause.words):
+                return cause, text
+    return None
+
+
+def is_code(text: str) -> bool:
+    """A code-shaped word (`UPSTREAM_TIMEOUT`, `not_found`), as a handler records it."""
+    return bool(_CODE.match(text))
+
+
+def is_the_cause(cause: Cause, types: tuple[str, ...]) -> bool:
+    """Every type the handler catches is that cause (`except requests.Timeout` saying "timed out")."""
+    return bool(types) and all(cause.family.search(t) for t in types)
+
+
+def _has_run(words: tuple[str, ...], runs: tuple[tuple[str, ...], ...]) -> bool:
+    return any(words[i:i + len(run)] == run for run in runs for i in range(len(words) - len(run) + 1))

@@ -1,0 +1,252 @@
+"""Outcome model v3, through the real CLI on temp projects: FC006 by cause as well as by party, the
+contract's own FC006 idioms and their quiet twins, a default standing in every arm of an if/elif
+chain, and each finding's confidence. Expected (path, rule, line) come from the contract: FC006 is
+reported at the `except` keyword, FC003 at the recording site in the handler."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import findings_of
+
+
+def _line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line of the nth line holding `text`, numbered as written to disk (leading newline dropped)."""
+    lines = [number for number, line in enumerate(source.lstrip("\n").splitlines(), 1) if text in line]
+    return lines[nth - 1]
+
+
+def _check(project, source: str, *args: str):
+    project.write({"m.py": source})
+    result = project.run("check", "--format", "json", "m.py", *args)
+    assert result.returncode in (0, 1), result.stderr
+    return sorted(findings_of(result)), json.loads(result.stdout)["findings"]
+
+
+# -- the contract's FC006 idioms (regressions of the outcome model v2) ----------------------------
+
+FETCH = '''
+import requests
+
+
+def fetch(url, failures):
+    try:
+        resp = requests.get(url, timeout=5)
+        data = resp.json()
+    except Exception:
+        failures.append("UPSTREAM_TIMEOUT")
+        return None
+    return data
+'''
+
+
+def test_a_timeout_recorded_for_a_fetch_and_its_json_decode(project):
+    found, _ = _check(project, FETCH)
+    assert found == [("m.py", "FC006", _line_of(FETCH, "except Exception:"))]
+
+
+RELAY = '''
+def relay(exc):
+    try:
+        raise exc
+    except BaseException:
+        return Outcome(status="PROVIDER_FAILED")
+'''
+
+
+def test_a_reraised_object_blamed_on_the_provider(project):
+    found, _ = _check(project, RELAY)
+    assert found == [("m.py", "FC006", _line_of(RELAY, "except BaseException:"))]
+
+
+def test_quiet_twins_of_the_contract_idioms(project):
+    """A narrow `except requests.Timeout` says what it caught; a try that only calls the provider and
+    reads its reply may blame the provider."""
+    found, _ = _check(project, '''
+import requests
+
+
+def fetch(url, failures):
+    try:
+        resp = requests.get(url, timeout=5)
+        data = resp.json()
+    except requests.Timeout:
+        failures.append("UPSTREAM_TIMEOUT")
+        return None
+    return data
+
+
+def ask(client, prompt, failures):
+    try:
+        reply = client.complete(prompt)
+        text = reply.text
+    except Exception:
+        failures.append("PROVIDER_FAILED")
+        return None
+    return text
+''')
+    assert found == []
+
+
+# -- FC006 by cause ----------------------------------------------------------------------------
+
+CAUSES = '''
+import json
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def load_topics(path):
+    try:
+        with open(path) as f:
+            return json.load(f)["topics"]
+    except Exception:
+        raise FileNotFoundError("topics data is missing")
+
+
+def read_config(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        log.warning("configuration file %s not found, using the defaults", path)
+        return {}
+
+
+def run_step(step, status):
+    try:
+        step.prepare()
+        step.execute()
+    except Exception:
+        status["result"] = "timeout"
+'''
+
+
+def test_a_broad_handler_that_names_one_cause(project):
+    found, rows = _check(project, CAUSES)
+    raised, logged, recorded = (_line_of(CAUSES, "except Exception:", 1), _line_of(CAUSES, "except OSError:"),
+                                _line_of(CAUSES, "except Exception:", 2))
+    assert found == [("m.py", "FC006", raised), ("m.py", "FC006", logged), ("m.py", "FC006", recorded)]
+    confidence = {row["line"]: row["confidence"] for row in rows}
+    # a raised error or a recorded value proves it; only a log line says it: inferred
+    assert confidence == {raised: "high", logged: "medium", recorded: "high"}
+
+
+QUIET_CAUSES = '''
+import json
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def narrow(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise ConfigError("configuration file not found")
+
+
+def carries_what_it_caught(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception as exc:
+        raise FileNotFoundError(f"could not load {path}: {exc}") from exc
+
+
+def decides_first(client, name):
+    try:
+        return client.get_dataset(name)
+    except Exception as exc:
+        if "404" in str(exc):
+            print(f"dataset {name} not found")
+            return None
+        raise
+
+
+def says_what_failed(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception:
+        log.error("could not load the configuration")
+        return None
+
+
+def connection(client):
+    try:
+        client.connect()
+        client.handshake()
+    except Exception:
+        log.warning("connection failed, retrying")
+
+
+def passes_it_on(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception:
+        log.warning("file not found")
+        raise
+'''
+
+
+def test_a_cause_that_is_true_or_handed_on_stays_quiet(project):
+    """The handler of the cause's own exception; a message carrying the caught error's text; a
+    cause said only after a test of what was caught; no specific cause; a failed connection (right
+    for a try that reaches a service, on the tune split); a re-raise."""
+    found, _ = _check(project, QUIET_CAUSES)
+    assert found == []
+
+
+# -- a default written before an if/elif chain stands in every arm --------------------------------
+
+CHAIN = '''
+def grade(reply, gold):
+    verdict = "incorrect"
+    if reply.kind == "a":
+        verdict = "correct" if reply.text == gold else "incorrect"
+    elif reply.kind == "b":
+        try:
+            verdict = "correct" if judge(reply.text) == gold else "incorrect"
+        except Exception:
+            pass
+    return verdict
+'''
+
+
+def test_a_default_stands_in_the_elif_arm(project):
+    """The handler writes nothing: the default of line 2, written before the chain, is its fallback."""
+    found, rows = _check(project, CHAIN)
+    assert found == [("m.py", "FC003", _line_of(CHAIN, "except Exception:"))]
+    assert {row["confidence"] for row in rows} == {"medium"}  # a default left standing: inferred
+
+
+def test_a_chain_whose_arms_write_a_distinct_failure_stays_quiet(project):
+    found, _ = _check(project, CHAIN.replace("            pass", '            verdict = "error"'))
+    assert found == []
+
+
+# -- confidence: JSON, SARIF and --min-confidence -----------------------------------------------
+
+def test_min_confidence_keeps_only_what_is_proven(project):
+    project.write({"m.py": CAUSES})
+    raised, logged, recorded = (_line_of(CAUSES, "except Exception:", 1), _line_of(CAUSES, "except OSError:"),
+                                _line_of(CAUSES, "except Exception:", 2))
+    high = findings_of(project.run("check", "--format", "json", "--min-confidence", "high"))
+    assert sorted(high) == [("m.py", "FC006", raised), ("m.py", "FC006", recorded)]
+    sarif = json.loads(project.run("check", "--format", "sarif").stdout)
+    ranks = {r["locations"][0]["physicalLocation"]["region"]["startLine"]: (r["rank"], r["properties"]["confidence"])
+             for r in sarif["runs"][0]["results"]}
+    assert ranks == {raised: (90.0, "high"), logged: (60.0, "medium"), recorded: (90.0, "high")}
+
+
+@pytest.mark.parametrize("value", ["low", "HIGH"])
+def test_min_confidence_rejects_other_values(project, value):
+    project.write({"m.py": CAUSES})
+    result = project.run("check", "--min-confidence", value)
+    assert result.returncode == 2 and "--min-confidence" in result.stderr

@@ -25,10 +25,11 @@ PAIRS = {
 import json
 
 
-def grade(answer, gold):
+def grade(answer, gold_path):
     try:
         parsed = json.loads(answer)
         label = f"{parsed["label"]}"
+        gold = json.loads(open(gold_path).read())
     except Exception:
         return 0.0
     if label == gold["label"]:
@@ -39,10 +40,11 @@ def grade(answer, gold):
 import json
 
 
-def grade(answer, gold):
+def grade(answer, gold_path):
     try:
         parsed = json.loads(answer)
         label = f"{parsed['label']}"
+        gold = json.loads(open(gold_path).read())
     except Exception:
         return 0.0
     if label == gold["label"]:

@@ -60,11 +60,14 @@ def test_overlapping_lists_tied_to_one_channel_are_compared(project):
 
 
 def test_lists_of_one_name_are_compared(project):
+    """Two lists of one name in one project (its two subpackages); two projects checked side by
+    side are not compared (tests/test_registry_newcomer.py)."""
     project.write({
-        "a/codes.py": 'FAILURE_CODES = ("ANSWER_WRONG", "PARSE_FAILED", "TIMEOUT_EXPIRED")\n',
-        "b/codes.py": 'FAILURE_CODES = ("ANSWER_WRONG", "PARSE_FAILED", "SETUP_FAILED")\n',
+        "pkg/__init__.py": "", "pkg/a/__init__.py": "", "pkg/b/__init__.py": "",
+        "pkg/a/codes.py": 'FAILURE_CODES = ("ANSWER_WRONG", "PARSE_FAILED", "TIMEOUT_EXPIRED")\n',
+        "pkg/b/codes.py": 'FAILURE_CODES = ("ANSWER_WRONG", "PARSE_FAILED", "SETUP_FAILED")\n',
     })
-    assert project.findings() == [("a/codes.py", "FC005", 1), ("b/codes.py", "FC005", 1)]
+    assert project.findings() == [("pkg/a/codes.py", "FC005", 1), ("pkg/b/codes.py", "FC005", 1)]
 
 
 def test_an_enum_of_a_big_types_module_governs_only_files_that_import_it(project):

@@ -381,6 +381,8 @@ def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, 
         path = Path(task.path)
         if task.module and depth < len(path.parents):
             bases.add(path.parents[depth])
+        if not (path.parent / "__init__.py").is_file():
+            bases.add(path.parent)  # a plain script imports its siblings by their bare names
     by_display = {task.display: task for task in tasks}
     found: dict[str, Task] = {}
     looked: set[str] = set()  # modules already looked for: most files import the same few

@@ -313,6 +313,9 @@ class FileFacts:
     writes: tuple[Write, ...] = ()
     blames: tuple[Blame, ...] = ()
     annotations: tuple[Annotation, ...] = ()
+    # module constants derived from a collection (`KNOWN = {c.value for c in FailureCode}`):
+    # (the constant's name, the import-resolved name of what it was derived from)
+    aliases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, order=True)

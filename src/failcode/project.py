@@ -19,6 +19,7 @@ from failcode.names import SegmentPattern, is_constant_name, is_registry_name, s
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
 _LOWERCASE_CODE = re.compile(r"^[a-z][a-z0-9_]+$")
+_UPPER_WORD = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _LITERAL_KINDS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
 _BY_USE = COLLECTIONS | {"literal"}  # registries found by use: a type's `Literal`, a filtered collection
 
@@ -54,6 +55,8 @@ class Project:
     _file_of: dict[int, FileFacts] = field(default_factory=dict)  # id(site) → the file that holds it
     _resolved: dict[Site, Resolved] = field(default_factory=dict)
     _scopes: dict[str, list[Registry]] = field(default_factory=dict)  # path → discovered registries in scope
+    # (path, constant) and (None, qualified constant) → what it was derived from (`KNOWN = frozenset(Codes)`)
+    aliases: dict[tuple[Optional[str], str], str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -68,6 +71,10 @@ class Project:
                   and (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns, True)]
         project = cls(files, configured, discovered, patterns, by_use=by_use)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
+        for facts in files.values():
+            for name, source in facts.aliases:
+                project.aliases[(facts.path, name)] = source
+                project.aliases[(None, f"{facts.module}.{name}" if facts.module else name)] = source
         for facts in files.values():
             for site in facts.sites:
                 project._file_of[id(site)] = facts
@@ -177,7 +184,8 @@ class Project:
         if site.ref is None:
             return Resolved(None)
         owner, _, member = site.ref.rpartition(".")
-        registry = self.registry_named(owner)
+        facts = self._file_of.get(id(site))
+        registry = self.registry_named(owner, facts.path if facts is not None else None)
         if registry is not None and registry.kind in ("enum", "class"):
             entry = next((e for e in registry.entries if e.member == member), None)
             if entry is None:
@@ -187,15 +195,26 @@ class Project:
             return Resolved(self.constants[site.ref])
         return Resolved(None)
 
-    def registry_named(self, qualname: str) -> Optional[Registry]:
-        """The registry a dotted name refers to: exact module path first, else a unique name."""
+    def registry_named(self, qualname: str, from_path: Optional[str] = None) -> Optional[Registry]:
+        """The registry a dotted name refers to: exact module path first, then (for a file at
+        `from_path`) a sibling module of a plain script (`codes.FailureCode` beside `codes.py`),
+        else a unique name."""
         if not qualname:
             return None
         candidates = self.registries
         exact = [r for r in candidates if r.qualname == qualname]
         if exact:
             return exact[0]
-        short = qualname.rpartition(".")[2]
+        source = self.aliases.get((from_path, qualname)) or self.aliases.get((None, qualname))
+        if source is not None and source != qualname:  # a collection made from a registry is that registry
+            return self.registry_named(source, from_path)
+        module, _, short = qualname.rpartition(".")
+        if from_path is not None and "." not in module:
+            folder = from_path.rpartition("/")[0]
+            beside = [r for r in candidates if r.name == short and r.path.rpartition("/")[0] == folder
+                      and r.path.rpartition("/")[2].rpartition(".")[0] == module]
+            if beside:
+                return beside[0]
         named = [r for r in candidates if r.name == short]
         return named[0] if len(named) == 1 else None
 
@@ -285,11 +304,12 @@ class Project:
             return not text or self.is_failure_status(text, function) or _says_absent(text)
         return False
 
-    def is_registry_like(self, name: Optional[str]) -> bool:
-        """A known registry, or an UPPER_CASE constant named like one (`FAILURE_ORDER`)."""
+    def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
+        """A known registry (or a collection made from one), or an UPPER_CASE constant named like one
+        (`FAILURE_ORDER`)."""
         if name is None:
             return False
-        if self.registry_named(name) is not None:
+        if self.registry_named(name, from_path) is not None:
             return True
         short = name.rpartition(".")[2]
         return short.isupper() and is_registry_name(short)
@@ -341,7 +361,17 @@ def in_scope(registry: Registry, facts: FileFacts, imported: Optional[Imported] 
     imported = Imported(facts) if imported is None else imported
     return module in imported.modules \
         or any(is_constant_name(name) for name in imported.names.get(module, ())) \
-        or any(package == module or module.startswith(package + ".") for package in imported.sources.get(registry.name, ()))
+        or any(package == module or module.startswith(package + ".") for package in imported.sources.get(registry.name, ())) \
+        or sibling_import(registry.path, facts.path, imported)
+
+
+def sibling_import(defined_in: str, path: str, imported: "Imported") -> bool:
+    """`from codes import FailureCode` in a plain script beside `codes.py`: Python runs the script
+    with its own folder on the path, so the sibling is the module it names, whatever folder
+    failcode was started from (and so whatever the module names say)."""
+    folder, _, file = defined_in.rpartition("/")
+    stem = file.rpartition(".")[0]
+    return bool(stem) and folder == path.rpartition("/")[0] and (stem in imported.modules or stem in imported.names)
 
 
 class Imported:
@@ -385,9 +415,13 @@ def _discoverable(registry: Registry, patterns: Patterns, by_use: bool = False) 
         return False  # a stub declares types, not the registry the code records against
     if registry.kind in _LITERAL_KINDS:
         # codes, or a list of lowercase ones (`("wrong_answer", "parse_error")`); a dict of lowercase
-        # keys is mostly a translation table (`_FINISH_REASON_MAP = {"stop": "stop", …}`)
-        return all(patterns.code.match(entry.code) for entry in registry.entries) or registry.kind != "dict" \
-            and all(_LOWERCASE_CODE.match(entry.code) for entry in registry.entries)
+        # keys is mostly a translation table (`_FINISH_REASON_MAP = {"stop": "stop", …}`). A member
+        # of one word (`"TIMEOUT"` beside `"PARSE_FAILED"`) is a member all the same: the list is
+        # of codes when each is an upper-case word and one at least has the code's shape
+        codes = [entry.code for entry in registry.entries]
+        return all(patterns.code.match(code) or _UPPER_WORD.match(code) for code in codes) \
+            and any(patterns.code.match(code) for code in codes) \
+            or registry.kind != "dict" and all(map(_LOWERCASE_CODE.match, codes))
     if registry.kind in ("toml", "txt"):
         return False
     return registry.complete and all(_IDENTIFIER_CODE.match(entry.code) for entry in registry.entries)
@@ -483,6 +517,15 @@ def _channel_name(sink: str) -> str:
     return name.rpartition(".")[2]
 
 
+def _home(registry: Registry) -> str:
+    """The project a registry belongs to: its top-level package (`harness` of `harness.codes`), or,
+    for a plain script's module, its folder. Lists of two projects checked in one run (an example
+    and its fixed copy, two tools side by side) are not copies of one another."""
+    if "." in registry.module:
+        return registry.module.partition(".")[0]
+    return "folder:" + registry.path.rpartition("/")[0]
+
+
 def _disagreements(project: Project) -> list[Disagreement]:
     """Every discovered registry that disagrees with the configured authority or with the union of
     the registries it shares codes with."""
@@ -495,7 +538,11 @@ def _disagreements(project: Project) -> list[Disagreement]:
                                           tuple(project.configured), True))
         return found
     ties = _ties(project)
-    for group in _connected(project.discovered, project.patterns.code):
+    homes: dict[str, list[Registry]] = {}
+    for registry in project.discovered:
+        homes.setdefault(_home(registry), []).append(registry)
+    groups = [group for home in homes.values() for group in _connected(home, project.patterns.code)]
+    for group in groups:
         for registry in group:
             # compared only with the lists that are about the same thing: one of the same public name, one
             # it is a partial copy of (all its codes are the other's), or one that governs or filters

@@ -15,6 +15,7 @@ import dataclasses
 import sys
 
 from failcode.config import Settings
+from failcode.facts.aliases import aliases
 from failcode.facts.outcomes import outcome_facts
 from failcode.facts.screen import parse, screened
 from failcode.facts.stages import StageClassifier
@@ -47,7 +48,10 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
         else:  # LibCST reads only the top-level statements that may hold facts
             facts = extract_source(text, path, module, is_package, settings, masked=plan)
     writes, blames = outcome_facts(tree, text, _stages(settings), module, is_package) if tree is not None else ((), ())
-    return dataclasses.replace(facts, writes=writes, blames=blames) if writes or blames else facts
+    derived = aliases(tree, module, is_package) if tree is not None else ()
+    if writes or blames or derived:
+        facts = dataclasses.replace(facts, writes=writes, blames=blames, aliases=derived)
+    return facts
 
 
 def _newer_syntax(text: str) -> ast.Module:

@@ -155,7 +155,8 @@ class Extractor:
             tuple(buckets[Test]), tuple(buckets[Registry]), tuple(buckets[Filter]),
             tuple(buckets[Constant]),
             # a site's registry is the one its module defines or imports (project.Project.in_scope)
-            tuple(sorted(self.imports.targets)) if buckets[Site] or buckets[Annotation] else (),
+            # (and a filter's, FC004)
+            tuple(sorted(self.imports.targets)) if buckets[Site] or buckets[Annotation] or buckets[Filter] else (),
             annotations=tuple(sorted(set(buckets[Annotation]), key=_annotation_key)),  # a set: no order, no repeats
         )
 
@@ -927,7 +928,7 @@ def extract_parts(parts, original: str, path: str, module_name: str, is_package:
         registries=tuple(sorted(merged["registries"], key=_position)),
         filters=tuple(sorted(merged["filters"], key=_position)),
         annotations=tuple(sorted(annotations, key=_annotation_key)),
-        imports=tuple(sorted(imports)) if sites or annotations else ())
+        imports=tuple(sorted(imports)) if sites or annotations or merged["filters"] else ())
 
 
 def _position(fact) -> Pos:

@@ -41,8 +41,8 @@ from typing import Iterator, Optional
 from failcode import causes
 from failcode.causes import is_broad_family
 from failcode.facts.stages import STAGE_ORDER, StageClassifier, is_trivial
-from failcode.facts.vocabulary import (ALLOWS, LOG_METHODS, TEXT_CALLS, fails_open, is_recordable, is_verdict_function,
-                                      lets_through)
+from failcode.facts.vocabulary import (ALLOWS, LOG_METHODS, TEXT_CALLS, fails_open, is_candidate_name, is_recordable,
+                                      is_verdict_function, lets_through)
 from failcode.facts.walk import child_nodes, walk
 from failcode.model import ANY_NUMBER, ANY_REPLY, Blame, Pos, StageCall, Write, catches_all, signals, unspecific
 from failcode.names import FAILURE_WORDS, is_constant_name, segments
@@ -76,6 +76,12 @@ _FAIL_OPEN = re.compile(r"fail_?(open|closed)", re.IGNORECASE)  # a guard whose 
 _REPLY_DETAILS = frozenset("status_code status text reason content json body".split())  # what a reply says of itself
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
     "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
+# Calls that do not fail on data of the right kind: what they are given cannot make a harness failure
+_SAFE_CALLS = frozenset("len type str repr isinstance issubclass id hash min max sum abs round sorted list tuple"
+                        " set dict frozenset keys values items count startswith endswith join split strip lstrip"
+                        " rstrip lower upper casefold get append add extend replace enumerate zip range".split())
+# A function that reads a judge's, grader's or critic's reply: its input is the harness's, not the candidate's
+_HARNESS_REPLY = frozenset("judge judgment judgement grader critic critique evaluator rater".split())
 _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
                             " LookupError AttributeError NotImplementedError".split())
 
@@ -104,7 +110,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
-        _note_import(node, imports, package)
+        note_import(node, imports, package)
     # names of other packages' code: a bare call of anything else (this file's functions, the
     # package's `from .grader import grade`, a global) is a call of our own code
     root = module.split(".")[0]
@@ -153,6 +159,12 @@ def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str
     return constants
 
 
+def _parameters(function) -> list[str]:
+    arguments = function.args
+    return [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+            if a.arg not in ("self", "cls")]
+
+
 def _definitions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
     """The functions a module, class or function body defines (at any depth of its blocks, not
     inside other functions), with their qualified names and the methods of their class (what
@@ -191,7 +203,7 @@ def _blocks(node: ast.stmt) -> list[ast.stmt]:
     return out
 
 
-def _note_import(node: ast.stmt, imports: dict[str, str], package: str) -> None:
+def note_import(node: ast.stmt, imports: dict[str, str], package: str) -> None:
     """Local name → dotted target, relative imports anchored at the file's package."""
     if isinstance(node, ast.Import):
         for alias in node.names:
@@ -297,6 +309,8 @@ class _Scan:
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
+        self._candidates: Optional[frozenset[str]] = None  # parameters holding the evaluated output
+        self._origins = None  # (parameters, local name → the parameters it comes from), built on first need
         if self.walked:
             self.block(function.body, _Context())
 
@@ -346,6 +360,8 @@ class _Scan:
             if defaults:
                 for name in self.bound(statement) if not isinstance(statement, _SIMPLE) else _bound(statement):
                     defaults.pop(name, None)
+                    for key in [key for key in defaults if key.startswith(name + "[")]:
+                        defaults.pop(key)  # `result = {…}` again: its keys' defaults are gone
             if isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 defaults.update(_defaults(statement, self.constant))
 
@@ -490,6 +506,10 @@ class _Scan:
                 if isinstance(node.ctx, ast.Store):
                     names.add(node.id)
                 continue
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+                key = _key_channel(node)
+                if key is not None:
+                    names.add(key)  # `result["passed"] = …` binds that key's channel
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING:
                 continue  # as `_nodes(…, prose=False)`: what a log call is given binds nothing of the work
             stack.extend(child for child in child_nodes(node)
@@ -774,6 +794,8 @@ class _Scan:
                                  attempt=node)
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
                 inner = _Context(silent=True)
+            if inner.fallback is not None and inner.kind in ("except", "narrow-except") and self.candidate_only(node):
+                inner = _Context(silent=True)  # only the evaluated answer can fail there: "wrong" is its verdict
             if self.probes and inner.kind == "except" and catches_all(types) and not _narrows(handler):
                 self.not_found(node)
             self.block(handler.body, inner)
@@ -781,6 +803,93 @@ class _Scan:
                 self.kept(node, handler, inner, defaults, after)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
+
+    def candidate_only(self, attempt) -> bool:
+        """Whether only the evaluated candidate's own output can fail in the try: every call in it
+        that can fail (not `len`, `str`, `sorted`, …) works on data the candidate parameter gave:
+        another package's function given only that data (`json.loads(answer)`), or a method of
+        that data (`answer.split(",")`). A method of any other object (`sandbox.run(…)`,
+        `self.client.ask(…)`) is the harness at work, and so is a helper of ours, whose bug would
+        read as the candidate's. Then the handler's "wrong" is the
+        right verdict on an answer that cannot be parsed or run; when the try also parses the
+        reference, reads a file or asks a judge, a failure there is the harness's and the fallback
+        a hazard. On the tune split, the findings this quiets were judged false or debatable: the
+        model's unparseable answer scored wrong."""
+        candidates = self.candidates()
+        if not candidates:
+            return False
+        for node in _nodes(attempt.body, prose=False):
+            if not isinstance(node, ast.Call) or (_callee(node) or "").rpartition(".")[2] in _SAFE_CALLS:
+                continue
+            if self.is_own_call(node):
+                return False  # our own helper: a bug there is the harness's
+            given = self.origins([*node.args, *(k.value for k in node.keywords)])
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if receiver is not None and not self.is_module(receiver):
+                given |= self.origins([receiver]) or {"<tool>"}  # `sandbox.run(…)`, `self.client.ask(…)`
+            if not given or not given <= candidates:
+                return False
+        return True
+
+    def is_module(self, node: ast.expr) -> bool:
+        """`json`, `sympy`, `np.linalg`: an imported module whose function is called."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id in self.imports
+
+    def candidates(self) -> frozenset[str]:
+        """The parameter that holds the evaluated candidate's output (vocabulary.py's concept words
+        `answer`, `prediction`, `completion`…), in a function that judges; none in a function that
+        reads a judge's or grader's reply, whose failure is the harness's, and none when two
+        parameters are so named."""
+        if self._candidates is None:
+            found: frozenset[str] = frozenset()
+            if self.judges and not _HARNESS_REPLY.intersection(segments(self.qualname.rpartition(".")[2])):
+                found = frozenset(name for name in _parameters(self.function) if is_candidate_name(name))
+            # two of them (`math_score(answer, response)`): one is the reference, and which is not said
+            self._candidates = found if len(found) == 1 else frozenset()
+        return self._candidates
+
+    def origins(self, nodes: list[ast.expr]) -> frozenset[str]:
+        """The parameters the values come from, through the function's assignments (all of them,
+        wherever they are: a loop may assign after)."""
+        if self._origins is None:
+            params = set(_parameters(self.function))
+            table: dict[str, set[str]] = {}
+            assignments = [node for node in _nodes(self.function.body, prose=False)
+                           if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
+                                                ast.AsyncFor, ast.comprehension))]
+            for _ in range(2):  # a second pass carries what a later assignment feeds an earlier one
+                for node in assignments:
+                    value = node.iter if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) else node.value
+                    if value is None:
+                        continue
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    came = self._names_origins(value, params, table)
+                    for target in targets:
+                        for name in walk(target):
+                            if isinstance(name, ast.Name):
+                                table.setdefault(name.id, set()).update(came)
+            self._origins = (frozenset(params), {name: frozenset(found) for name, found in table.items()})
+        params, table = self._origins
+        found: set[str] = set()
+        for node in nodes:
+            found |= self._names_origins(node, params, table)
+        return frozenset(found)
+
+    @staticmethod
+    def _names_origins(node: ast.expr, params, table) -> set[str]:
+        """The parameters a value comes from; `self`, modules and globals are the function's tools
+        and settings, not data it was given."""
+        found: set[str] = set()
+        for part in walk(node):
+            if isinstance(part, ast.Name):
+                if part.id in params:
+                    found.add(part.id)
+                elif part.id in table:
+                    found |= table[part.id]
+        return found
 
     def not_found(self, attempt) -> None:
         """An existence probe (`try: client.files.retrieve(file_id); return True`): its genuine
@@ -831,7 +940,7 @@ class _Scan:
         read = {node.id for node in reads}
         replies = _replies(attempt.body) if unspecific(_handler_types(handler.type, self.imports)) else {}
         for name, default in defaults.items():
-            if name in left or name not in read:
+            if name in left or name.partition("[")[0] not in read:  # `return result` reads `result['passed']`
                 continue
             if name in worked:
                 statement, source = replies.get(name, (None, None))
@@ -1520,7 +1629,8 @@ def _negated(test: ast.AST) -> ast.AST:
 
 def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
     """The constants a statement writes to plain names: `passed = False`, `hallucination, reasons =
-    True, None`, `content_type: str = "text/html"`."""
+    True, None`, `content_type: str = "text/html"`; and to a dict's keys, by the key's channel
+    (`result['passed']`): `result["passed"] = False`, `result = {"passed": False}`."""
     if isinstance(statement, ast.AnnAssign) and statement.value is not None:
         target, value = statement.target, statement.value
     elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
@@ -1529,8 +1639,24 @@ def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
         return {}
     pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
         and len(target.elts) == len(value.elts) else [(target, value)]
-    return {name.id: (statement.lineno, item) for name, item in pairs
-            if isinstance(name, ast.Name) and constant(item) is not None}
+    found = {name.id: (statement.lineno, item) for name, item in pairs
+             if isinstance(name, ast.Name) and constant(item) is not None}
+    key = _key_channel(target)
+    if key is not None and constant(value) is not None:
+        found[key] = (statement.lineno, value)
+    if isinstance(target, ast.Name) and isinstance(value, ast.Dict):
+        for item_key, item in zip(value.keys, value.values):
+            if isinstance(item_key, ast.Constant) and isinstance(item_key.value, str) and constant(item) is not None:
+                found[f"{target.id}[{item_key.value!r}]"] = (statement.lineno, item)
+    return found
+
+
+def _key_channel(target: ast.expr) -> Optional[str]:
+    """`result["passed"]` as the channel its writes go to (`result['passed']`), None for another target."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+            and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+        return f"{target.value.id}[{target.slice.value!r}]"
+    return None
 
 
 _SUCCESS_WORDS = frozenset("success succeeded successful ok okay pass passed completed complete done".split())
@@ -1552,6 +1678,10 @@ def _bound(statement: ast.stmt, deep: bool = False) -> Iterator[str]:
     for node in _nodes(roots, prose=False) if deep else (n for root in roots for n in walk(root)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            key = _key_channel(node)
+            if key is not None:
+                yield key
 
 
 def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:

@@ -44,6 +44,23 @@ _VERDICT_WORDS = frozenset(
 )
 
 
+# The names the evaluated candidate's output goes by in a scoring function (the concept "the
+# thing judged"): `answer`, `prediction`, `completion`, `model_output`. A reference is never one.
+_CANDIDATE_WORDS = frozenset("answer answers response responses prediction predictions pred preds output outputs"
+                             " completion completions generation generations generated candidate candidates"
+                             " submission submissions hypothesis hypotheses hyp".split())
+_REFERENCE_WORDS = frozenset("gold golden expected reference references ref refs target targets label labels truth"
+                             " ground oracle correct solution solutions entry metadata sample doc example".split())
+
+
+@lru_cache(maxsize=4096)
+def is_candidate_name(name: str) -> bool:
+    """`answer`, `model_answer`, `predictions`: a parameter that holds what is being evaluated; not
+    `gold_answer` or `expected_output`, which name the reference."""
+    words = set(segments(name))
+    return bool(words & _CANDIDATE_WORDS) and not words & _REFERENCE_WORDS
+
+
 @lru_cache(maxsize=65536)
 def is_verdict_function(name: str) -> bool:
     """`grade_answer`, `compare_single_extraction_wrapper`, `score`, `exact_match_metric`: a function

@@ -15,8 +15,8 @@ DEFAULT = True
 SCOPE = "file"
 
 
-def _label(project: Project, name: str) -> str:
-    registry = project.registry_named(name)
+def _label(project: Project, name: str, path: str) -> str:
+    registry = project.registry_named(name, path)
     return registry.label if registry is not None else name.rpartition(".")[2]
 
 
@@ -33,15 +33,15 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for flt in facts.filters:
         if flt.guarded:
             continue
-        container_known = project.is_registry_like(flt.container)
-        iterable_known = project.is_registry_like(flt.iterable)
+        container_known = project.is_registry_like(flt.container, facts.path)
+        iterable_known = project.is_registry_like(flt.iterable, facts.path)
         if container_known and iterable_known or _constant(flt.container) and _constant(flt.iterable):
             continue  # a subset of one closed list or table by another: nothing unknown can be in it
         if container_known:
             message = (f"keeps only the codes of {_short(flt.iterable)} that are in "
-                       f"{_label(project, flt.container)}: an unknown code vanishes silently")
+                       f"{_label(project, flt.container, facts.path)}: an unknown code vanishes silently")
         elif iterable_known and flt.container is not None:
-            message = (f"iterates {_label(project, flt.iterable)} and keeps the codes present in "
+            message = (f"iterates {_label(project, flt.iterable, facts.path)} and keeps the codes present in "
                        f"{_short(flt.container)}: a code it does not list vanishes silently")
         else:
             continue

@@ -64,6 +64,7 @@ def snapshot(destination: Path, env: dict[str, str]) -> str:
     return git("rev-parse", "HEAD", cwd=destination, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.network
 def test_hook_fails_on_a_finding_and_passes_once_fixed(tmp_path):
     env = {**os.environ, **IDENTITY, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
@@ -126,6 +127,17 @@ def test_hook_fails_on_a_finding_and_passes_once_fixed(tmp_path):
     assert typo.returncode == 1, output
     assert "pkg/grade.py:5:44: FC001 COMPARE_FIALED" in output and "did you mean COMPARE_FAILED?" in output, output
     # only the registry changes: NEVER_RECORDED is recorded nowhere in the changed files, which is
-    # no evidence that it is unused, so FC008 stays quiet on a partial run
+    # no evidence that it is unused, so FC008 stays quiet on a partial run; the unchanged grader
+    # that imports it is checked against it, and agrees
+    (project / "pkg" / "grade.py").write_text(GRADE.lstrip("\n"), encoding="utf-8")
     registry_only = pre_commit_files("pkg/codes.py")
     assert registry_only.returncode == 0, registry_only.stdout + registry_only.stderr
+    # the registry drops a code the unchanged grader still records: the hook re-checks the grader,
+    # which imports the changed registry module, and reports the code now missing from it
+    (project / "pkg" / "codes.py").write_text(REGISTRY.lstrip("\n").replace('"COMPARE_FAILED", ', ""),
+                                             encoding="utf-8")
+    git("commit", "-q", "-am", "drop a code from the registry", cwd=project, env=env)
+    dropped = pre_commit_files("pkg/codes.py")
+    output = dropped.stdout + dropped.stderr
+    assert dropped.returncode == 1, output
+    assert "pkg/grade.py:5:44: FC001 COMPARE_FAILED is recorded" in output, output

@@ -129,6 +129,7 @@ def walk(top):  # noqa: C901
 '''
 
 
+@pytest.mark.slow
 def test_screen_never_skips_a_fact_on_the_corpus():
     ours = examples() + fixture_sources() + [(k, v.encode()) for k, v in SHAPES.items()]
     _, _, with_facts = _check(ours, Settings())

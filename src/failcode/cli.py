@@ -151,6 +151,8 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: FCxxx` to every line with a finding, then exit 0.")
 @click.option("--stdin-filename", metavar="NAME", help="Check standard input as the file NAME (implies `-`).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclude even to paths named on the command line.")
+@click.option("--with-importers", is_flag=True,
+              help="With files named, also check the project's modules that import a registry module among them.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache directory (default: .failcode_cache).")
@@ -158,12 +160,12 @@ _config_option = click.option("--config", type=click.Path(path_type=Path), help=
               help="Parse every file with LibCST, skipping none by the ast pre-screen (slower; same report).")
 def check(paths, output_format, output_file, quiet, select, ignore, extend_select, exclude, extend_exclude, config,
           exit_zero, statistics, show_source, min_confidence, severity, baseline_file, write_baseline, add_noqa,
-          stdin_filename, force_exclude, jobs, no_cache, cache_dir, no_prescreen) -> None:
+          stdin_filename, force_exclude, with_importers, jobs, no_cache, cache_dir, no_prescreen) -> None:
     """Lint PATHS (default: the current directory; `-` reads one file from standard input)."""
     progress = None if quiet else terminal.Progress(sys.stderr)
     options = Options(
         select=_listed(select), ignore=_listed(ignore) or (), extend_select=_listed(extend_select) or (),
-        force_exclude=force_exclude, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
+        force_exclude=force_exclude, importers=with_importers, jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir,
         prescreen=not no_prescreen, exclude=_listed(exclude), extend_exclude=_listed(extend_exclude) or (),
         progress=progress.update if progress else None,
     )

@@ -12,6 +12,7 @@ import gc
 import itertools
 import os
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 
 RECURSION_LIMIT = 20_000
 POOL_MIN_FILES = 8  # fewer files to extract than this: a pool costs more than it saves
+# Without --jobs, work in this process this long before starting a pool for the rest: about what a
+# two-worker pool costs to start on a 2-core machine (benchmarks/README.md has the measurements)
+IN_PROCESS_SECONDS = 0.3
 
 
 @dataclass
@@ -43,6 +47,7 @@ class Options:
     use_cache: bool = True
     cache_dir: Optional[Path] = None
     prescreen: bool = True  # False: every file through LibCST (to check that the screen loses nothing)
+    importers: bool = False  # also check the project's modules that import a named registry module
     exclude: Optional[tuple[str, ...]] = None  # replaces every configuration's `exclude`
     extend_exclude: tuple[str, ...] = ()  # added to every configuration's excludes
     # called with (files done, files in all) as files finish extraction, the run's slow part
@@ -131,31 +136,44 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options,
         # What is alive now (modules, the caller's data) is no garbage: collections during extraction
         # skip it (≈10 % of extraction time), and forked workers share its pages untouched.
         gc.freeze()
-    if jobs <= 1:
-        _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
-        fresh = []
-        for _, task, _ in missing:
-            fresh.append(extract_task(task, settings, options.prescreen))
-            gc.collect()
-            gc.freeze()  # the facts so far, kept to the end: no collection need look at them again
+    fresh_by: dict[int, Union[FileFacts, FileError]] = {}
+    pending = sorted(range(len(missing)), key=lambda i: _size(missing[i][1].path))  # smallest first
+    if jobs > 1 and options.jobs is None:
+        # the default: begin in this process, and start a pool only for the work that outlasts its
+        # start-up (forking, and LibCST's import in every worker): a small tree is never slower
+        # than one process, a large one gets every CPU after a moment
+        deadline = time.perf_counter() + IN_PROCESS_SECONDS
+        while pending and (time.perf_counter() < deadline or len(pending) < POOL_MIN_FILES):
+            i = pending.pop(0)
+            fresh_by[i] = _in_process(missing[i][1], settings, options.prescreen)
+            finished()
+    if jobs <= 1 or len(pending) < POOL_MIN_FILES:
+        for i in pending:
+            fresh_by[i] = _in_process(missing[i][1], settings, options.prescreen)
             finished()
     else:
-        order = sorted(range(len(missing)), key=lambda i: -_size(missing[i][1].path))
-        with _pool(jobs, settings, options.prescreen) as pool:
-            # small chunks: after the pre-screen, a few large files can hold most of the LibCST work
+        order = pending[::-1]  # largest first: a few large files can hold most of the LibCST work
+        with _pool(min(jobs, len(order)), settings, options.prescreen) as pool:
             computed = pool.map(extract_task, [missing[i][1] for i in order],
-                                chunksize=max(1, len(order) // (jobs * 32)))
-            fresh_by = {}
+                                chunksize=max(1, len(order) // (jobs * 32)))  # small chunks, for the same reason
             for i, outcome in zip(order, computed):  # map yields in order, each as soon as it is ready
                 fresh_by[i] = outcome
                 finished()
-        fresh = [fresh_by[i] for i in range(len(missing))]
+    fresh = [fresh_by[i] for i in range(len(missing))]
     gc.unfreeze()
     for (index, task, key), outcome in zip(missing, fresh):
         results[index] = outcome
         if store is not None and key is not None and not (isinstance(outcome, FileError) and outcome.kind == "internal"):
             store.put(key, outcome)
     return [results[i] for i in range(len(tasks))]
+
+
+def _in_process(task: Task, settings: Settings, prescreen: bool) -> Union[FileFacts, FileError]:
+    _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
+    outcome = extract_task(task, settings, prescreen)
+    gc.collect()
+    gc.freeze()  # the facts so far, kept to the end: no collection need look at them again
+    return outcome
 
 
 @contextmanager
@@ -264,6 +282,8 @@ def run(paths: list[Path], config: Config = None, options: Optional[Options] = N
     finder = FileFinder(resolver)
     whole = all(path.is_dir() for path in paths)  # files named one by one are part of a project
     found = finder.find(paths, options.force_exclude)
+    if options.importers and not whole:
+        found = sorted({*found, *_importers(found, resolver, finder, options)})
     result = _check_all(found, resolver, options, {}, whole)
     result.errors.extend(FileError(display_path(directory), "unreadable", f"cannot list directory: {why}")
                          for directory, why in finder.unlistable)
@@ -365,6 +385,43 @@ def _check(checked: list[Path], compiled: Compiled, options: Options, sources: d
         if rule.scope == "project":
             judge(rule, "<project>", rule.check(project))
     return result
+
+
+def _importers(named: list[Path], resolver: Resolver, finder: FileFinder, options: Options) -> list[Path]:
+    """The project's files that import a registry module among `named` (a pre-commit run of a
+    commit that changes only the registry: the modules recording its codes did not change, yet
+    they may now record codes it lacks). The project is the folder of each file's configuration;
+    a file is read only when its bytes name the module."""
+    cwd = Path.cwd().resolve()
+    quiet = dataclasses.replace(options, progress=None)
+    registry_modules: dict[Path, set[str]] = {}  # project root → registry modules named
+    for path in named:
+        compiled = resolver.for_path(path)
+        facts = _extract_all([_task(path, compiled, cwd)], compiled.settings, quiet)[0]
+        if isinstance(facts, FileFacts) and facts.registries and facts.module:
+            registry_modules.setdefault(compiled.root, set()).add(facts.module)
+    found: list[Path] = []
+    given = set(named)
+    for root, modules in registry_modules.items():
+        words = {module.rpartition(".")[2].encode() for module in modules}
+        candidates = []
+        for path in finder.find([root], options.force_exclude):
+            if path in given:
+                continue
+            try:
+                data = read_source(str(path))
+            except OSError:
+                continue
+            if any(word in data for word in words):
+                candidates.append(path)
+        compiled_of = {path: resolver.for_path(path) for path in candidates}
+        for path in candidates:
+            facts = _extract_all([_task(path, compiled_of[path], cwd)], compiled_of[path].settings, quiet)[0]
+            if isinstance(facts, FileFacts) and any(
+                    imported == module or imported.startswith(module + ".") for imported in facts.imports
+                    for module in modules):
+                found.append(path)
+    return found
 
 
 def _imported_files(tasks: list[Task], facts: list[FileFacts], known: dict[str, Task], compiled: Compiled,

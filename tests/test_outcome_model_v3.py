@@ -250,3 +250,30 @@ def test_min_confidence_rejects_other_values(project, value):
     project.write({"m.py": CAUSES})
     result = project.run("check", "--min-confidence", value)
     assert result.returncode == 2 and "--min-confidence" in result.stderr
+
+
+# -- protocol methods and replies read deep --------------------------------------------------------
+
+CALLABLE = '''
+class Grader:
+    def __call__(self, answer, gold):
+        try:
+            reply = self.judge.complete(answer)
+            verdict = reply.choices[0].message.content.strip().lower()
+            return verdict == gold
+        except Exception:
+            return False
+
+    def __eq__(self, other):
+        try:
+            return self.key == other.key
+        except AttributeError:
+            return False
+'''
+
+
+def test_a_call_method_is_judged_like_any_function_and_eq_keeps_its_protocol(project):
+    """`__call__` is code like any other; `__eq__` answering False for an unlike object is what the
+    protocol asks."""
+    found, _ = _check(project, CALLABLE)
+    assert found == [("m.py", "FC003", _line_of(CALLABLE, "return False", 1))]

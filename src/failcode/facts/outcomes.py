@@ -1427,11 +1427,17 @@ def _constant(node: ast.AST) -> Optional[str]:
     return None
 
 
+# Protocol methods whose False on an exception is what the protocol asks (`__eq__` of an unlike
+# object); `__call__`, `__getitem__` or `__bool__` are code like any other
+_PROTOCOL = frozenset("__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __contains__ __hash__ __instancecheck__"
+                      " __subclasscheck__".split())
+
+
 @lru_cache(maxsize=65536)
 def _exempt(name: str) -> bool:
     """`__eq__` returning False on an exception is the protocol; an access check that fails closed
     (`verify_password`, `compare_digest`) answers "no" to what it cannot check, rightly."""
-    return name.startswith("__") and name.endswith("__") or bool(_FAIL_CLOSED.intersection(segments(name)))
+    return name in _PROTOCOL or bool(_FAIL_CLOSED.intersection(segments(name)))
 
 
 @lru_cache(maxsize=65536)
@@ -1710,7 +1716,12 @@ def _replies(body: list[ast.stmt]) -> dict[str, tuple[ast.Assign, ast.Call]]:
 def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Optional[ast.Call]:
     """The call whose answer a value is: the call itself (`client.generate(…)`, not a builtin's or
     a conversion's), a name bound to one, or a part of either (`response[0].text`,
-    `data.get("result", {}).get("action")`)."""
+    `data.get("result", {}).get("action")`, `response.choices[0].message.content.strip()`)."""
+    root = value
+    while isinstance(root, (ast.Attribute, ast.Subscript)) or isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute):
+        root = root.func.value if isinstance(root, ast.Call) else root.value
+    if isinstance(root, ast.Name) and root.id in replies:
+        return replies[root.id]  # read from a reply, however deep
     while isinstance(value, (ast.Attribute, ast.Subscript)) \
             or isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
             and isinstance(value.func.value, (ast.Call, ast.Subscript)):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from failcode.facts.outcomes import note_import
+from failcode.facts.outcomes import _dotted, note_import
 
 _COPIES = frozenset("set frozenset tuple list sorted dict".split())
 # what an Enum offers of its members, or a dict of its keys
@@ -53,14 +53,3 @@ def _source(value: ast.expr) -> Optional[str]:
     if isinstance(value, ast.Attribute) and value.attr in _VIEWS:
         return _dotted(value.value)
     return None
-
-
-def _dotted(node: ast.expr) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))

@@ -146,18 +146,27 @@ class _Rewrite:
                     return None
                 values.append(ast.Constant(value))
                 continue
-            for piece in part.parts:
-                if isinstance(piece, (cst.FormattedStringText, cst.TemplatedStringText)):
-                    text = _literal(piece.value, part)
-                    if text is None:
-                        return None
-                    values.append(ast.Constant(text))
-                else:
-                    built = self._field(piece, part)
-                    if built is None:
-                        return None
-                    values.extend(built)
+            built = self._parts(part.parts, part)
+            if built is None:
+                return None
+            values.extend(built)
         return ast.JoinedStr(_merged(values))
+
+    def _parts(self, pieces, string) -> Optional[list[ast.expr]]:
+        """The text and replacement fields of an f-string (or of a format spec inside one)."""
+        values: list[ast.expr] = []
+        for piece in pieces:
+            if isinstance(piece, (cst.FormattedStringText, cst.TemplatedStringText)):
+                text = _literal(piece.value, string)
+                if text is None:
+                    return None
+                values.append(ast.Constant(text))
+            else:
+                built = self._field(piece, string)
+                if built is None:
+                    return None
+                values.extend(built)
+        return values
 
     def _field(self, piece, string) -> Optional[list[ast.expr]]:
         """`{expr!r:spec}` as ast writes it; `{expr=}` also writes its text first."""
@@ -167,18 +176,9 @@ class _Rewrite:
             return None
         spec = None
         if piece.format_spec is not None:
-            parts: list[ast.expr] = []
-            for item in piece.format_spec:
-                if isinstance(item, (cst.FormattedStringText, cst.TemplatedStringText)):
-                    text = _literal(item.value, string)
-                    if text is None:
-                        return None
-                    parts.append(ast.Constant(text))
-                else:
-                    inner = self._field(item, string)
-                    if inner is None:
-                        return None
-                    parts.extend(inner)
+            parts = self._parts(piece.format_spec, string)
+            if parts is None:
+                return None
             spec = ast.JoinedStr(_merged(parts))
         conversion = piece.conversion
         out: list[ast.expr] = []

@@ -38,7 +38,7 @@ class Overrides:
 
     @property
     def selection(self) -> Selection:
-        return Selection(self.select, self.ignore, self.extend_select, "--")
+        return Selection(self.select, self.ignore, self.extend_select, where="")  # no file: the command line
 
 
 # -- rule selection ---------------------------------------------------------------------------
@@ -64,7 +64,9 @@ def _codes(selector: str, where: str) -> set[str]:
 
 
 def _where(layer: Selection, key: str) -> str:
-    return f"--{key.replace('_', '-')}" if layer.where == "--" else f"{layer.where}.{key.replace('_', '-')}"
+    """How a message names a selector's key: `--ignore` on the command line, else the file's key."""
+    option = key.replace("_", "-")
+    return f"{layer.where}.{option}" if layer.where else f"--{option}"
 
 
 def select_rules(layers: Iterable[Selection]) -> list[Rule]:
@@ -180,8 +182,3 @@ class Resolver:
             settings = load_file(config_file, table) if config_file is not None else Settings(root=Path.cwd().resolve())
             found = self._by_file[config_file] = Compiled(settings, self.overrides)
         return found
-
-    @property
-    def compiled(self) -> list[Compiled]:
-        """Every configuration met so far."""
-        return [self._fixed] if self._fixed is not None else list(self._by_file.values())

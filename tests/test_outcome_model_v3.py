@@ -277,3 +277,39 @@ def test_a_call_method_is_judged_like_any_function_and_eq_keeps_its_protocol(pro
     protocol asks."""
     found, _ = _check(project, CALLABLE)
     assert found == [("m.py", "FC003", _line_of(CALLABLE, "return False", 1))]
+
+
+# -- a narrow handler around a `with` block counts the block's statements -------------------------
+
+WITH_BLOCK = '''
+import json
+
+
+def grade(path, gold):
+    try:
+        with open(path) as handle:
+            data = json.load(handle)
+            answer = data["answer"].strip().lower()
+            verdict = answer == gold
+    except ValueError:
+        verdict = False
+    return verdict
+
+
+def read_score(path):
+    try:
+        with open(path) as handle:
+            return float(handle.read())
+    except ValueError:
+        return 0.0
+'''
+
+
+def test_a_narrow_handler_around_a_with_block_of_several_statements(project):
+    """A `with` block of several statements is not one statement: `except ValueError` stands in
+    for a read, a parse and a compare, and its False reads as the verdict (FC003), one outcome for
+    the read and the compare (FC002 at the `try`). Around one conversion (`float(handle.read())`)
+    the exception is the answer: quiet."""
+    found, _ = _check(project, WITH_BLOCK)
+    assert found == [("m.py", "FC002", _line_of(WITH_BLOCK, "try:")),
+                     ("m.py", "FC003", _line_of(WITH_BLOCK, "verdict = False"))]

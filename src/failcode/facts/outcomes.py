@@ -773,7 +773,7 @@ class _Scan:
         self.trying += 1
         self.block(node.body, context, defaults, (*node.orelse, *node.finalbody, *after))
         self.trying -= 1
-        statements = len(node.body)
+        statements = _statement_count(node.body)  # a `with` block of ten statements is ten, not one
         body_end = node.body[-1].end_lineno or node.lineno
         block_end = body[-1].end_lineno or body_end
         for handler in node.handlers:
@@ -1598,6 +1598,18 @@ def _says_failure(node: ast.expr) -> bool:
 
 def _awaited(node: Optional[ast.expr]) -> Optional[ast.expr]:
     return node.value if isinstance(node, ast.Await) else node
+
+
+def _statement_count(body: list[ast.stmt]) -> int:
+    """The simple statements of a block, those inside its `with`, `if`, `for` and `try` blocks too
+    (not inside definitions): how much a handler around it stands in for."""
+    count = 0
+    for statement in body:
+        if isinstance(statement, _DEFINITIONS):
+            continue
+        inner = _blocks(statement)
+        count += _statement_count(inner) if inner else 1
+    return count
 
 
 def _simple_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -27,6 +27,7 @@ from typing import Optional
 
 from failcode.config import Settings
 from failcode.files import FileFinder
+from failcode.resolve import Resolver
 
 TARGETS = {"cold": 0.5, "warm": 0.05, "memory_mib": 200}
 # -I: the corpus directory is the working directory, and its copies of the stdlib must not shadow
@@ -128,7 +129,7 @@ def main() -> int:
         corpus = args.corpus.resolve() if args.corpus else work / "corpus"
         if not args.corpus:
             build_corpus(corpus, args.limit)
-        files = FileFinder(Settings(root=corpus)).find([corpus])  # exactly what failcode checks
+        files = FileFinder(Resolver(Settings(root=corpus))).find([corpus])  # exactly what failcode checks
         listing = work / "files.txt"
         listing.write_text("\n".join(str(path) for path in files), encoding="utf-8")
         lines = sum(path.read_bytes().count(b"\n") for path in files)

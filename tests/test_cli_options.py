@@ -200,3 +200,12 @@ def test_readme_installs_nothing_that_is_not_published():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "pip install failcode" not in readme
     assert "rev: v" not in readme
+
+
+def test_readme_says_why_its_first_command_exits_1():
+    """A newcomer's first command finds the examples' defects and exits 1: the README says that is
+    by design, next to the command."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    first = readme.index("pip install . && failcode check examples/")
+    said = readme[first:first + 1200]
+    assert "exits with status 1 by design" in said and "Exit status" in said

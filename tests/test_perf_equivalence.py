@@ -30,6 +30,7 @@ def _project(root: Path, stdlib_count: int) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_report_is_the_same_for_one_or_two_jobs_cold_or_warm_cache(tmp_path):
     root = _project(tmp_path / "proj", stdlib_count=200)
     cache = str(tmp_path / "cache")
@@ -48,6 +49,7 @@ def test_report_is_the_same_for_one_or_two_jobs_cold_or_warm_cache(tmp_path):
             reference.returncode, reference.stdout, reference.stderr), name
 
 
+@pytest.mark.slow
 def test_no_prescreen_gives_the_same_report(tmp_path):
     """`--no-prescreen` is the reference the screen must match, on any tree a user points it at;
     here with a finding hidden behind a concatenated key, which the screen once skipped."""

@@ -208,3 +208,10 @@ def test_a_default_under_a_dict_key_left_standing(project):
     source = DICT_DEFAULTS.lstrip("\n").splitlines()
     handlers = [number for number, line in enumerate(source, 1) if line.strip() == "except Exception:"]
     assert project.findings() == [("g.py", "FC003", handlers[0]), ("g.py", "FC003", handlers[1])]
+
+
+def test_collections_made_from_each_other_end(project):
+    """Control: two constants made from each other name no registry, and failcode says so rather
+    than following them for ever."""
+    project.write({"m.py": "A = frozenset(B)\nB = frozenset(A)\n\n\ndef f(reasons):\n    return [r for r in reasons if r in A]\n"})
+    assert project.findings() == []

@@ -195,7 +195,8 @@ class Project:
             return Resolved(self.constants[site.ref])
         return Resolved(None)
 
-    def registry_named(self, qualname: str, from_path: Optional[str] = None) -> Optional[Registry]:
+    def registry_named(self, qualname: str, from_path: Optional[str] = None,
+                       _seen: frozenset[str] = frozenset()) -> Optional[Registry]:
         """The registry a dotted name refers to: exact module path first, then (for a file at
         `from_path`) a sibling module of a plain script (`codes.FailureCode` beside `codes.py`),
         else a unique name."""
@@ -206,8 +207,8 @@ class Project:
         if exact:
             return exact[0]
         source = self.aliases.get((from_path, qualname)) or self.aliases.get((None, qualname))
-        if source is not None and source != qualname:  # a collection made from a registry is that registry
-            return self.registry_named(source, from_path)
+        if source is not None and source not in _seen:  # a collection made from a registry is that registry
+            return self.registry_named(source, from_path, _seen | {qualname})
         module, _, short = qualname.rpartition(".")
         if from_path is not None and "." not in module:
             folder = from_path.rpartition("/")[0]

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Optional
 
+from failcode.files import display_path
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
@@ -222,7 +224,11 @@ _KEYS = (
 
 def read_pyproject(path: Path) -> Optional[dict[str, Any]]:
     """The `[tool.failcode]` table of a pyproject.toml, None when it has none."""
-    data = _read_toml(path)
+    return _tool_table(_read_toml(path), path)
+
+
+def _tool_table(data: dict[str, Any], path: Path) -> Optional[dict[str, Any]]:
+    """The `[tool.failcode]` table of a parsed configuration file, None when it has none."""
     tool = data.get("tool", {})
     if not isinstance(tool, dict) or "failcode" not in tool:
         return None
@@ -234,10 +240,7 @@ def read_pyproject(path: Path) -> Optional[dict[str, Any]]:
 
 def shown(path: Path) -> str:
     """A configuration file as messages name it: relative to the working directory when under it."""
-    try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    return display_path(Path(path).resolve())
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -256,13 +259,14 @@ def _table_of(path: Path) -> dict[str, Any]:
     (`failcode.toml`) holds the keys at top level."""
     if not path.is_file():
         raise ConfigError(f"{shown(path)}: configuration file not found")
-    if path.name == "pyproject.toml" or "tool" in _read_toml(path):
-        table = read_pyproject(path)
+    data = _read_toml(path)
+    if path.name == "pyproject.toml" or "tool" in data:
+        table = _tool_table(data, path)
         if table is None:
             raise ConfigError(f"{shown(path)}: no [tool.failcode] table (a pyproject.toml keeps failcode's "
                               f"settings there)")
         return table
-    return _read_toml(path)
+    return data
 
 
 def find_config(start: Path) -> Optional[Path]:

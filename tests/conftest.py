@@ -43,6 +43,16 @@ def run(failures, client):
 """
 
 
+def pytest_configure(config):
+    """Compile failcode once, before the suite starts hundreds of `python -m failcode` processes:
+    where PYTHONDONTWRITEBYTECODE is set (as on CI machines), each would otherwise compile every
+    module again. Only the controller does it; xdist's workers find the files written."""
+    if not hasattr(config, "workerinput"):
+        import compileall
+
+        compileall.compile_dir(str(REPO / "src" / "failcode"), quiet=1)
+
+
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="run slow tests (real packages, sweeps)")
 

@@ -16,7 +16,7 @@ concepts, nothing of any one package:
   (`requests.RequestException`, `httpx.HTTPError`, `botocore...ClientError`, `APIError`), named by
   its shape: a transport or client word and nothing more before `Error`/`Exception`.
 
-LibCST-free: the outcome scan (facts/outcomes.py) and FC006 share it.
+LibCST-free: the outcome scan (facts/outcomes/) and FC006 share it.
 """
 
 from __future__ import annotations

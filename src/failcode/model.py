@@ -140,7 +140,7 @@ class Annotation:
 
 @dataclass(frozen=True)
 class Write:
-    """A value a function writes on an outcome channel (facts/outcomes.py), as a verdict or as a
+    """A value a function writes on an outcome channel (facts/outcomes/), as a verdict or as a
     fallback, kept only for channels that receive both.
 
     `values` are comparable keys (`0.0` for `False`/`0`, `'C'`, `None`, `[-1.0]`, `number` for a
@@ -202,7 +202,7 @@ COLLECTIONS = frozenset({"list", "tuple", "set", "frozenset"})
 @dataclass(frozen=True)
 class Blame:
     """A place that may name an outside party for failures of ours, and what it says
-    (facts/outcomes.py); whether it blames one is FC006's to judge.
+    (facts/outcomes/); whether it blames one is FC006's to judge.
 
     `shape` is what the place is: `handler`, a catch-all whose try runs our own code; `poll`, a
     catch-all in a polling loop; `status`, a branch on every failing status (`subject`: its test);

@@ -295,7 +295,7 @@ class Project:
         return bool(_STATUS_WORDS.intersection(segs)) and self.patterns.blame.search(value) is not None
 
     def says_no_answer(self, value: str, function: str = "") -> bool:
-        """A channel value (facts/outcomes.py keys) that is no verdict: None, NaN, empty text, or a
+        """A channel value (facts/outcomes/ keys) that is no verdict: None, NaN, empty text, or a
         failure status (`"error"`, `"unavailable"`) — except the verdict words of a judging
         `function` (`is_failure_status`)."""
         if value in ("None", "nan") or value.startswith("[") and set(value[1:-1].split(", ")) == {"None"}:

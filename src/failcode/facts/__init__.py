@@ -4,7 +4,7 @@ It decodes the bytes, parses them with `ast`, lets the pre-screen (facts/screen.
 file holds no fact LibCST would find, and only otherwise parses with LibCST and walks it once
 (facts/extract.py): the whole file, or, when the screen can tell which top-level functions and
 classes hold none, the file with those masked. LibCST is imported on first need, so a run that the screen or the cache
-answers never loads it. Outcome channels (facts/outcomes.py) are read from the `ast` tree on
+answers never loads it. Outcome channels (facts/outcomes/) are read from the `ast` tree on
 either path, so the screen never has to mirror them.
 """
 

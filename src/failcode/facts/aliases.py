@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from failcode.facts.outcomes import _dotted, note_import
+from failcode.facts.outcomes import note_import
+from failcode.facts.outcomes.syntax import _dotted
 
 _COPIES = frozenset("set frozenset tuple list sorted dict".split())
 # what an Enum offers of its members, or a dict of its keys

@@ -1,6 +1,6 @@
 """An `ast` tree for source that LibCST parses but the running interpreter's `ast` cannot.
 
-Outcome facts (facts/outcomes.py) are read from `ast`. A file written for a newer Python than the
+Outcome facts (facts/outcomes/) are read from `ast`. A file written for a newer Python than the
 one failcode runs on (a 3.12 f-string with nested quotes, type parameters, a `type` alias, a 3.14
 t-string or `except A, B:` checked on 3.11) would otherwise lose them all without a word. Here
 LibCST, which parses every version's syntax, finds those constructs and rewrites each in place

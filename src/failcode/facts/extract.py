@@ -933,7 +933,7 @@ def extract_parts(parts, original: str, path: str, module_name: str, is_package:
 
 def _statement_count(body) -> int:
     """The simple statements of a LibCST block, those inside its compound statements' blocks too
-    (not inside definitions), as facts/outcomes.py counts them."""
+    (not inside definitions), as facts/outcomes/ counts them."""
     count = 0
     for statement in body:
         if isinstance(statement, cst.SimpleStatementLine):

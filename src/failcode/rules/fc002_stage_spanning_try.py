@@ -34,7 +34,7 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
 
 def _fallback_values(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
     """A broad or unspecific handler writes one verdict-channel value for a try whose separate
-    statements run two or more stages (facts/outcomes.py): `parse(gold)`, `parse(prediction)`,
+    statements run two or more stages (facts/outcomes/): `parse(gold)`, `parse(prediction)`,
     `verify(…)` … `except Exception: return 0.0` cannot say whether the reference, the answer or the
     checker failed."""
     seen = set(reported)  # a try whose handler records a code is reported once, for that code

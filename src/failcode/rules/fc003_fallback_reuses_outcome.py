@@ -79,7 +79,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
 
 
 def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
-    """A fallback writes a value its channel also carries as a verdict (facts/outcomes.py): `return
+    """A fallback writes a value its channel also carries as a verdict (facts/outcomes/): `return
     compare(got, expected)` … `except Exception: return False`, `int(m.group(1)) if m else 0` in a
     judge parser, `if r.status_code != 200: return False` before `return score >= threshold`.
     Counted, the crash, the unparseable reply or the unreachable service is a wrong answer or a pass.

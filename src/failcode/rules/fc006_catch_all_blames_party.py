@@ -36,7 +36,7 @@ _REACHING = frozenset("call calling reach reaching contact contacting query quer
 
 
 def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
-    """Each place of facts/outcomes.py that may blame a party, judged by its shape; one finding
+    """Each place of facts/outcomes/ that may blame a party, judged by its shape; one finding
     per line."""
     for blame in facts.blames:
         if blame.pos.line in reported:
@@ -163,7 +163,7 @@ def _confidence(blame: Blame) -> str:
 
 
 def _types(caught: str) -> tuple[str, ...]:
-    """The types of a handler as facts/outcomes.py names it (`except OSError, KeyError`, `bare except`)."""
+    """The types of a handler as facts/outcomes/ names it (`except OSError, KeyError`, `bare except`)."""
     return () if caught == "bare except" else tuple(caught[len("except "):].split(", "))
 
 
@@ -206,7 +206,7 @@ def _blamed(text: str, project: Project) -> Optional[str]:
 
 def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
     """A catch-all records a code that blames a party (`PROVIDER_FAILED`) while its try runs our
-    own code (facts/outcomes.py: a call of this file's or package's functions or of its class's
+    own code (facts/outcomes/: a call of this file's or package's functions or of its class's
     methods, a builtin-error check, a context manager's yield). A try that only calls the party and
     reads its reply is quiet: whatever fails there is the party's."""
     patterns = project.patterns

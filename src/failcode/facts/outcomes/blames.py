@@ -1,0 +1,231 @@
+"""What a failure path says caused it (FC006's facts): a broad handler that raises, records or says
+ONE cause (a party, "not found", a timeout, "not installed") for every failure of a try that
+also runs our own code, and "no result" logic that names a cause it never checked.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from failcode import causes
+from failcode.facts.outcomes.records import _Pending, _PendingBlame
+from failcode.facts.outcomes.syntax import (
+    _BUILTINS, _NOWHERE, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted, _narrows, _nodes,
+    _reraises, _short, _simple_statements)
+from failcode.facts.vocabulary import TEXT_CALLS, is_recordable
+from failcode.facts.walk import child_nodes
+
+
+_REPLY_DETAILS = frozenset("status_code status text reason content json body".split())  # what a reply says of itself
+
+
+_BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError KeyError IndexError"
+                            " LookupError AttributeError NotImplementedError".split())
+
+
+def _raises_caught(handler: ast.ExceptHandler) -> bool:
+    """`except Exception as e: …; raise e`: what was caught goes on as it is."""
+    return handler.name is not None and any(
+        isinstance(node, ast.Raise) and isinstance(node.exc, ast.Name) and node.exc.id == handler.name
+        for node in _nodes(handler.body, prose=False))
+
+
+def _written(body: list[ast.stmt], names: frozenset[str]) -> Iterator[str]:
+    """The word-like strings a handler records, not says: assigned (to `names` only, when given),
+    returned, or passed as a keyword (`status = "provider_failed"`, `Result(reason=
+    "backend_unavailable")`); not log messages or a raised error's prose."""
+    for node in _nodes(body, prose=False):
+        values: list[ast.expr] = []
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not names or any(isinstance(t, ast.Name) and t.id in names for t in targets):
+                values.append(node.value)
+        elif isinstance(node, ast.Return) and node.value is not None and not names:
+            values.append(node.value)
+        elif isinstance(node, ast.keyword) and not names:
+            values.append(node.value)
+        for value in values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str) and is_recordable(value.value):
+                yield value.value
+
+
+def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Iterator[str]:
+    """What a handler says: the text of its log messages, of the errors it raises (their class
+    names too) and the strings it writes (f-strings by their literal parts). Not dict
+    keys (`{"backend": …}` names a field), not debug logs, which no one reads as the outcome, and
+    not the nodes of `skip` (by id)."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES) or id(node) in skip:
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "debug":
+            continue
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            name = _dotted(raised)
+            if name is not None:
+                yield name.rpartition(".")[2]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+            yield " ".join(node.value.split())[:80]
+        children = list(child_nodes(node))
+        if isinstance(node, ast.Dict):
+            children = [value for value in node.values]
+        stack.extend(reversed(children))
+
+
+class Blames:
+    """Part of `Scan`: the cause a broad handler or a "no result" test records or raises."""
+
+    def not_found(self, attempt) -> None:
+        """An existence probe (`try: client.files.retrieve(file_id); return True`): its genuine
+        "no" is the lookup's not-found error, so a catch-all that answers False answers it for
+        every failure (network, auth, rate limit) too. Only lookups of other packages' code: a
+        probe of the local machine (`os.stat`, `Path(p).exists()`, `import x`) asks the OS, whose
+        failures are its own answer."""
+        last = attempt.body[-1]
+        answer = last.value if isinstance(last, ast.Return) else None
+        fields = answer.elts if isinstance(answer, ast.Tuple) else [answer]
+        index = next((i for i, item in enumerate(fields) if isinstance(item, ast.Constant) and item.value is True), None)
+        if index is None or len(fields) > 1 and index == 0:
+            return  # `return True`, or `return name, True`: the answer, alone or beside what it is about
+        calls = [node for node in _nodes(attempt.body[:-1], prose=False) if isinstance(node, ast.Call)]
+        if not calls or any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in _nodes(attempt.body)) \
+                or any(self.local(call) or self.is_own_call(call) for call in calls):
+            return
+        lookup = calls[-1]
+        channel = "return" if len(fields) == 1 else f"return[{index}]"
+        self.writes.append(_Pending(lookup, self.qualname, channel, ("0.0",), "verdict", "probe",
+                                    ("when nothing is found by", lookup), lookup.lineno, (0, _NOWHERE)))
+
+    def catch_all(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """Notes a catch-all (not re-raising as is, not looking at what it caught) whose try runs
+        our own code: a check that raises a builtin error (`raise ValueError("temperature 0 with
+        several samples")`), a `yield` in a context manager (the caller's `with` body raises into
+        it), or a call of a function of this file or package, or of a method of this class. With it,
+        what the handler says (log messages, raised errors, written strings). A handler that
+        re-raises counts when it first sets a status the try's `finally` reads (`status =
+        "provider_failed"; raise` … `finally: record["status"] = status`): that status outlives the
+        raise. Whether that blames an outside party, and which of our code counts, is FC006's to
+        judge."""
+        outlives: frozenset[str] = frozenset()
+        if _reraises(handler.body, bare_only=True):
+            if not attempt.finalbody:
+                return
+            read = {node.id for node in _nodes(attempt.finalbody)
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+            outlives = frozenset(name for statement in handler.body for name in _bound(statement, deep=True)) & read
+            if not outlives:
+                return
+        if _narrows(handler):
+            return
+        own: list[tuple[str, str, int, str]] = []
+        reading = self.reply_checks(attempt.body)
+        received: Optional[frozenset[str]] = None  # the names the try binds, found at its first call of our own
+        for statement in _simple_statements(attempt.body):
+            if isinstance(statement, ast.Raise) and statement.exc is not None:
+                raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
+                # a check of our own (`raise ValueError("bad config")`), not of what was just read;
+                # or an exception object made elsewhere, raised again here (`raise exc`): whatever
+                # it is, the party did not raise it in this try
+                if raised in _BUILTIN_ERRORS and id(statement) not in reading \
+                        or isinstance(statement.exc, ast.Name) and raised not in _BUILTINS:
+                    said = " ".join(text for text in _words_of([ast.Expr(statement.exc)]))
+                    own.append(("raise", raised, statement.lineno, said))
+                continue
+            value = _awaited(getattr(statement, "value", None))
+            if isinstance(value, (ast.Yield, ast.YieldFrom)) and self.manages_context:
+                own.append(("yield", "", statement.lineno, ""))  # the caller's `with` body raises into it
+            for node in _nodes([statement], prose=False):
+                if self.is_own_call(node):
+                    # a call that is the statement itself, or one inside another call's arguments;
+                    # `reply` when it takes what the try received (`is_done(chunk)`): it reads the answer
+                    if received is None:
+                        received = frozenset().union(*map(self.bound, attempt.body))
+                    kind = "reply" if received & {n.id for n in _nodes(node.args) if isinstance(n, ast.Name)} \
+                        else "call" if node is value else "argument"
+                    own.append((kind, _callee(node), node.lineno, ""))
+        if own:
+            texts = tuple(dict.fromkeys(_words_of(handler.body)))
+            written = tuple(dict.fromkeys(_written(handler.body, outlives)))
+            raised = tuple(dict.fromkeys(name.rpartition(".")[2] for node in _nodes(handler.body)
+                                         if isinstance(node, ast.Raise) and node.exc is not None
+                                         for name in [_dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)]
+                                         if name))
+            self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "handler", _caught(types),
+                                             tuple(own), raised, written))
+
+    def cause(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """Notes a handler of a broad family (causes.py) that names one specific cause for what it
+        caught (`raise FileNotFoundError(…)`, "config not found", `status = "timeout"`) without
+        passing the exception on as it is or looking at it first. Only what the handler does on
+        every path counts (a statement under an `if` in it is a decision on what it caught), and a
+        raise or a message that carries the caught exception's own text hands the truth on beside
+        the cause; a value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is
+        what every counter reads, with or without it. With it, the try's calls (what else can fail
+        there) and how many statements the try runs. Whether the cause is wrong for what the try
+        can raise is FC006's to judge."""
+        if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
+            return
+        plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
+        carries = {id(statement) for statement in plain if handler.name is not None and any(
+            isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement]))}
+        told_by = [statement for statement in plain if id(statement) not in carries]
+        texts = tuple(dict.fromkeys(_words_of(told_by)))
+        raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by
+                                     if isinstance(statement, ast.Raise) and statement.exc is not None
+                                     for name in [_dotted(statement.exc.func if isinstance(statement.exc, ast.Call)
+                                                          else statement.exc)] if name))
+        written = tuple(dict.fromkeys(_written(plain, frozenset())))
+        codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose
+        if causes.asserted(raised, (*texts, *codes), written) is None:
+            return
+        calls = []
+        for node in _nodes(attempt.body, prose=False):
+            if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
+                calls.append(("call", _callee(node), node.lineno, ""))
+        statements = sum(1 for _ in _simple_statements(attempt.body))
+        told = tuple(dict.fromkeys(text for statement in told_by if isinstance(statement, ast.Raise)
+                                   and statement.exc is not None for text in _words_of([ast.Expr(statement.exc)])))
+        self.blames.append(_PendingBlame(handler, self.qualname, tuple(dict.fromkeys((*texts, *codes))),
+                                         attempt.lineno, "cause", _caught(types), tuple(calls[:4]), raised, written,
+                                         subject=str(statements), told=told))
+
+    def polled(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """`while True: try: state = client.status(job) … except Exception: return "timeout"`: any
+        error while polling, our own bug or the party's refusal, is recorded as a timeout.
+        Whether the handler says so is FC006's to judge."""
+        if _reraises(handler.body, bare_only=True) or _narrows(handler):
+            return
+        written = tuple(dict.fromkeys(_written(handler.body, frozenset())))
+        if written:
+            self.blames.append(_PendingBlame(handler, self.qualname, written, attempt.lineno, "poll", _caught(types),
+                                             written=written))
+
+    def every_status(self, node: ast.If) -> None:
+        """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`: one
+        cause for every failing status, our own 400s and 401s among them. An arm that passes the
+        status or the reply's own words on (`f"failed with {response.status_code}"`) says which
+        failure it was. Whether the arm blames a party is FC006's to judge."""
+        if any(isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS for part in _nodes(node.body)):
+            return
+        texts = tuple(dict.fromkeys(_words_of(node.body)))
+        if texts:
+            self.blames.append(_PendingBlame(node.test, self.qualname, texts, node.lineno, "status",
+                                             subject=_short(node.test)))
+
+    def no_result(self, node: ast.If) -> None:
+        """`if not result: result.append("timed out")` after waiting on a child process or thread
+        (`p.join(timeout)`): no result also means the child crashed, or our own code in it raised.
+        What the arm says, and whether that blames a party, is FC006's to judge."""
+        absence = _absence(node.test)
+        if absence is None or not absence[1]:
+            return
+        worker, line = self.joined
+        if any(isinstance(part, ast.Attribute) and part.attr in ("exitcode", "is_alive")
+               and isinstance(part.value, ast.Name) and part.value.id == worker for part in _nodes([node])):
+            return  # the arm asks the child how it ended
+        texts = tuple(dict.fromkeys(_words_of(node.body)))
+        if texts:
+            self.blames.append(_PendingBlame(node.test, self.qualname, texts, line, "no-result", subject=worker))

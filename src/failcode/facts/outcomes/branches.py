@@ -1,0 +1,175 @@
+"""Failure paths that are branches: the arm taken when a lookup found nothing, when a reply says
+error, or when a dispatch on a reply met no known answer; and a default written before an
+`if`/`elif` chain that an arm leaves standing.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from failcode.facts.outcomes.records import _Context
+from failcode.facts.outcomes.syntax import _Defaults, _absence, _dispatch_test, _leaves, _nodes, _short
+
+
+def _error_status(test: ast.expr) -> bool:
+    """A test that takes every failure of a reply as one path: `status_code != 200`, `>= 400`,
+    `not response.ok`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Attribute) and test.operand.attr == "ok"
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if not (isinstance(left, ast.Attribute) and left.attr in ("status_code", "status")
+            or isinstance(left, ast.Name) and left.id in ("status_code",)):
+        return False
+    code = right.value if isinstance(right, ast.Constant) and isinstance(right.value, int) else None
+    if code is None:
+        return False
+    return isinstance(op, ast.NotEq) and 200 <= code < 300 or isinstance(op, (ast.GtE, ast.Gt)) and code in (299, 300, 399, 400)
+
+
+def _chain_subject(node: ast.If) -> Optional[str]:
+    """The subject of a dispatch `if r == "A": … elif r == "B": …`: the same value compared with
+    constants in every test of the chain (two tests at least)."""
+    subjects = []
+    while True:
+        subjects.append(_dispatch_test(node.test))
+        if len(node.orelse) != 1 or not isinstance(node.orelse[0], ast.If):
+            break
+        node = node.orelse[0]
+    if len(subjects) < 2 or None in subjects or len(set(subjects)) != 1:
+        return None
+    return subjects[0]
+
+
+_OPPOSITE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE,
+             ast.LtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+def _negated(test: ast.AST) -> ast.AST:
+    """The test that takes the other arm, as a message quotes it: `score != 'PASS'`, `not ok`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPPOSITE:
+        return ast.Compare(test.left, [_OPPOSITE[type(test.ops[0])]()], test.comparators)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return ast.UnaryOp(ast.Not(), test)
+
+
+class Branches:
+    """Part of `Scan`: the `if` arms of a function that are failure paths, and defaults left
+    standing through an `if`/`elif` chain."""
+
+    def guarded(self, node: ast.If, context: _Context) -> _Context:
+        """What follows a guard (`if SEP in out: … return parsed`, no `else`) runs when its compare
+        fails: the block's rest is decided by the negated compare, as an `else` would be."""
+        if context.fallback is not None or context.decided is not None or context.silent or node.orelse \
+                or not isinstance(node.body[-1], (ast.Return, ast.Raise)):
+            return context
+        decided = self.deciding(node.test, judging=self.judges)
+        return context if decided is None else _Context(decided=_negated(decided), region=context.region)
+
+    def unknown_reply(self, node: ast.AST, subject: str, context: _Context) -> _Context:
+        if context.fallback is not None:
+            return context
+        return _Context(fallback=f"a `{subject}` no branch matched", kind="dispatch", trigger=node.lineno)
+
+    def branch(self, node: ast.If, context: _Context, defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
+        test = node.test
+        if self.joined is not None:
+            self.no_result(node)
+        if context.kind in ("except", "narrow-except") and context.attempt is not None:
+            # `except ValueError: … if any(c in answer for c in candidates): return 1.0`: what a
+            # handler writes only when a test holds is a decision it makes, not its blanket fallback
+            self.block(node.body, _Context(silent=True))
+            self.block(node.orelse, _Context(silent=True))
+            return
+        if context.fallback is None and not context.silent:
+            self.unchecked(node)
+        if context.fallback is None and not context.silent and _error_status(test):
+            self.every_status(node)
+            self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
+            self.block(node.orelse, context)
+            return
+        # a pattern's search of the reply (`m = PATTERN.search(reply)`); after `n = kwargs.get("n")`
+        # or `child = make()`, None is an answer of its own
+        absent = self.absent(test) if context.fallback is None and not context.silent else None
+        if absent is not None and absent[0] not in self.searched:
+            absent = None
+        if absent is not None and self.no_match(node, absent, context, defaults, after):
+            return
+        decided = self.deciding(test, judging=self.judges)
+        arms = context if decided is None or context.fallback is not None else _Context(
+            decided=decided, region=context.region, silent=context.silent)
+        self.block(node.body, arms, defaults, after)
+        subject = _chain_subject(node) if self.judges and context.fallback is None else None
+        self.rest_of_chain(node, arms, context, subject, defaults, after)
+        if not node.orelse and defaults and not context.silent:
+            self.left_standing(node, context, decided, absent, defaults, after)
+
+    def no_match(self, node: ast.If, absent: tuple[str, bool], context: _Context, defaults: _Defaults,
+                 after: tuple[ast.stmt, ...]) -> bool:
+        """`if m is None: verdict = False` / `else: verdict = m.group(1) == expected`, or the guard
+        `if not m: return 0.0` before what reads `m`: the arm where a pattern's search of the reply
+        found nothing is a fallback for what the other path reads from it. False when the test is
+        no such search."""
+        name, body_missing = absent
+        missing, found = (node.body, node.orelse) if body_missing else (node.orelse, node.body)
+        reads = found or list(after)
+        if not missing or not any(isinstance(part, ast.Name) and part.id == name for part in _nodes(reads)):
+            return False
+        end = (after[-1].end_lineno if after else None) or node.end_lineno or node.lineno
+        self.block(missing, _Context(fallback=f"no `{name}`", kind="no-match", trigger=node.lineno,
+                                     region=(node.lineno, end)))
+        self.block(found, context, defaults, after)
+        return True
+
+    def left_standing(self, node: ast.If, context: _Context, decided: Optional[ast.AST],
+                      absent: Optional[tuple[str, bool]], defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
+        """An `if` with no `else` whose arm overwrites a default: when the test fails, the default is
+        what is written. Decided by a compare (`if score == "PASS": hallucination = False`), it is
+        the verdict for "not"; when the arm reads what a search found (`if m: score =
+        int(m.group(1))`), it is the fallback for no match."""
+        missing = absent is not None and not absent[1] and context.fallback is None
+        if not missing and (decided is None or context.fallback is not None):
+            return
+        written = {name for statement in node.body for name in self.bound(statement)} & defaults.keys()
+        if not written or _leaves(node.body):
+            return
+        read = {part.id for part in _nodes(list(after)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
+        end = after[-1].end_lineno if after else node.end_lineno
+        for name in sorted(written & read):
+            if missing:
+                self.write(name, defaults[name][1], _Context(fallback=f"no `{absent[0]}`", kind="no-match",
+                                                             trigger=node.lineno, region=(node.lineno, end or node.lineno)),
+                           at=(node, defaults[name]))
+            elif decided is not None and context.fallback is None:
+                self.write(name, defaults[name][1], _Context(decided=_negated(decided), region=context.region),
+                           at=(node, defaults[name]))
+
+    def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str],
+                     defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
+        """An `elif` of a dispatch: its own test decides its arm; a final `else` is the unknown reply.
+        The defaults written before the chain stand in every arm, as in the first."""
+        decided = self.deciding(node.test, judging=self.judges)
+        own = arms if decided is None else _Context(decided=decided, region=arms.region, silent=arms.silent)
+        self.block(node.body, own, defaults, after)
+        self.rest_of_chain(node, own, context, subject, defaults, after)
+
+    def rest_of_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str],
+                      defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:
+        """What follows an `if` arm: the next `elif`, the unknown-reply `else` of a dispatch, or a
+        plain `else` that the same compare decides."""
+        if subject is not None and node.orelse and not isinstance(node.orelse[0], ast.If):
+            self.block(node.orelse, self.unknown_reply(node.orelse[0], subject, context), defaults, after)
+        elif len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            self.branch_chain(node.orelse[0], arms, context, subject, defaults, after)
+        else:
+            self.block(node.orelse, arms, defaults, after)
+
+    def absent(self, test: ast.expr) -> Optional[tuple[str, bool]]:
+        """(what, missing) when a test asks whether a lookup found something: `m`, `not m`,
+        `m is None`, `m is not None`; `missing` is True for the arm where it found nothing. The
+        name must hold a call's result (`m = re.search(…)`), not a parameter or a flag."""
+        absence = _absence(test)
+        return absence if absence is not None and absence[0] in self.fetched else None

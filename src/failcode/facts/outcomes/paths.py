@@ -1,0 +1,354 @@
+"""Failure paths that are handlers: a try's except clauses, a retry loop whose every attempt failed,
+a default a handler leaves standing, a guard that lets content through when its check raised.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from failcode.causes import is_broad_family
+from failcode.facts.outcomes.records import _Context, _Pending
+from failcode.facts.outcomes.syntax import (
+    _DEFINITIONS, _Defaults, _NOWHERE, _TRY, _awaited, _blocks, _bound, _callee, _caught, _constant, _dotted,
+    _explained, _leaves, _narrows, _nodes, _reraises, _resolve, _short)
+from failcode.facts.stages import is_trivial
+from failcode.facts.vocabulary import ALLOWS, fails_open, lets_through
+from failcode.facts.walk import walk
+from failcode.model import ANY_REPLY, catches_all, signals, unspecific
+from failcode.names import FAILURE_WORDS, segments
+
+
+# … in a guard's record, where `bot_message` is the content checked: `fail_open=True`, `skipped=True`
+_UNCHECKED = FAILURE_WORDS | {"skipped", "unchecked", "degraded"}
+
+
+_CONVERTERS = frozenset("int float complex Decimal Fraction".split())
+
+
+_ERROR_LOGS = frozenset("error exception critical fatal".split())
+
+
+def _statement_count(body: list[ast.stmt]) -> int:
+    """The simple statements of a block, those inside its `with`, `if`, `for` and `try` blocks too
+    (not inside definitions): how much a handler around it stands in for."""
+    count = 0
+    for statement in body:
+        if isinstance(statement, _DEFINITIONS):
+            continue
+        inner = _blocks(statement)
+        count += _statement_count(inner) if inner else 1
+    return count
+
+
+_SUCCESS_WORDS = frozenset("success succeeded successful ok okay pass passed completed complete done".split())
+
+
+def _says_success(value: ast.expr) -> bool:
+    """`"success"`, `"OK"`, `"completed"`: a default that says the work went well."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        words = segments(value.value)
+        return bool(words) and set(words) <= _SUCCESS_WORDS
+    return False
+
+
+def _replies(body: list[ast.stmt]) -> dict[str, tuple[ast.Assign, ast.Call]]:
+    """The names a block's own statements bind from a call's answer, with the binding and the call."""
+    replies: dict[str, tuple[ast.Assign, ast.Call]] = {}
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name):
+            source = _reply_source(_awaited(statement.value), {name: call for name, (_, call) in replies.items()})
+            if source is not None:
+                replies[statement.targets[0].id] = (statement, source)
+    return replies
+
+
+def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Optional[ast.Call]:
+    """The call whose answer a value is: the call itself (`client.generate(…)`, not a builtin's or
+    a conversion's), a name bound to one, or a part of either (`response[0].text`,
+    `data.get("result", {}).get("action")`, `response.choices[0].message.content.strip()`)."""
+    root = value
+    while isinstance(root, (ast.Attribute, ast.Subscript)) or isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute):
+        root = root.func.value if isinstance(root, ast.Call) else root.value
+    if isinstance(root, ast.Name) and root.id in replies:
+        return replies[root.id]  # read from a reply, however deep
+    while isinstance(value, (ast.Attribute, ast.Subscript)) \
+            or isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and isinstance(value.func.value, (ast.Call, ast.Subscript)):
+        value = value.func.value if isinstance(value, ast.Call) else value.value
+    if isinstance(value, ast.Name):
+        return replies.get(value.id)
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
+                and value.func.value.id in replies:
+            return replies[value.func.value.id]
+        callee = _callee(value)
+        return value if callee is not None and "." in callee and not is_trivial(callee) else None
+    return None
+
+
+def _logs_error(statement: ast.stmt) -> bool:
+    """`log.error(…)`, `logger.exception(…)`, `logging.critical(…)` as a statement."""
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr not in _ERROR_LOGS:
+        return False
+    receiver = _dotted(call.func.value) or ""
+    return any(word.startswith("log") for word in segments(receiver))
+
+
+def _always_leaves(body: list[ast.stmt]) -> bool:
+    """A block that leaves the path on every path through it: its last statement leaves, or is an
+    `if` whose arms both do."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return _always_leaves(last.body) and _always_leaves(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _only_compares(statement: ast.stmt) -> bool:
+    """A statement whose only calls convert (`ok = bool(a == b)`): what it can raise is the compare's
+    own error, and "not equal" is a fair answer for values that cannot be compared."""
+    return not any(isinstance(node, ast.Call) and not is_trivial(_callee(node) or "?") for node in walk(statement))
+
+
+def _only_converts(statement: ast.stmt) -> bool:
+    """A statement whose calls only convert text to numbers (`[Decimal(t) for t in s.split()]`,
+    `x = float(s)`), beside trivial ones: one stage, whose error says the text holds no number."""
+    calls = [(_callee(node) or "?").rpartition(".")[2] for node in walk(statement) if isinstance(node, ast.Call)]
+    return any(name in _CONVERTERS for name in calls) and all(name in _CONVERTERS or is_trivial(name) for name in calls)
+
+
+def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
+    """`if self.raise_on_failure: raise e` first, then the handler goes on: it re-raises only when
+    a setting says so (a test of plain names, not of what it caught), and otherwise falls through
+    to the fallback after it."""
+    first = handler.body[0] if handler.body else None
+    if not isinstance(first, ast.If) or first.orelse or not all(isinstance(s, ast.Raise) for s in first.body) \
+            or _reraises(handler.body[1:]):
+        return False
+    parts = list(walk(first.test))
+    return not any(isinstance(p, ast.Call) or isinstance(p, ast.Name) and p.id == handler.name for p in parts)
+
+
+def _stores_caught(handler: ast.ExceptHandler) -> bool:
+    """The handler keeps what it caught (`error_to_raise = e`, `self.error = str(e)`): the failure
+    goes on with it, to be raised or reported later."""
+    if handler.name is None:
+        return False
+    return any(isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
+               and any(isinstance(part, ast.Name) and part.id == handler.name for part in walk(node.value))
+               for node in _nodes(handler.body, prose=False))
+
+
+def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> tuple[str, ...]:
+    if node is None:
+        return ()
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    names = []
+    for item in items:
+        dotted = _dotted(item)
+        names.append(_resolve(dotted, imports).removeprefix("builtins.") if dotted else "?")
+    return tuple(names)
+
+
+class FailurePaths:
+    """Part of `Scan`: the except handlers and retry loops of a function as failure paths."""
+
+    def fell_through(self, attempt, rest: list[ast.stmt]) -> None:
+        """`try: … else: return outcome(result)` with handlers that only log: what follows the try
+        runs only when the work failed. A guard's record built before it (`fallback =
+        Result(blocked=False)` … `return outcome(fallback)`) is then what the failure reports."""
+        succeeded = attempt.orelse or attempt.body
+        if not attempt.handlers or not rest or not isinstance(succeeded[-1], ast.Return) \
+                or any(_leaves(handler.body) for handler in attempt.handlers):
+            return
+        types = _handler_types(attempt.handlers[0].type, self.imports)
+        handlers = f"the handlers falling through ({_caught(types)}, …)" if len(attempt.handlers) > 1 \
+            else f"a handler falling through ({_caught(types)})"
+        self.unchecked_arm(rest, _Context(fallback=handlers, kind="except",
+                                          trigger=attempt.handlers[0].lineno, attempt=attempt))
+
+    def unchecked(self, node: ast.If) -> None:
+        """The arms where a guard could not decide: no result from the call that asks (`if
+        verdict is None:` after `verdict = await ask_guard(…)`), or an arm that logs an error
+        (`log.error("could not run the check"); return allow()`). Only what lets content through
+        is kept from them: elsewhere `None` is often an answer, and an error arm a rejection."""
+        test = node.test
+        absence = self.absent(test) if isinstance(test, ast.Compare) else None  # `x is None`, not `not x`
+        if absence is not None:
+            name, missing = absence
+            arm = node.body if missing else node.orelse
+            if arm:
+                self.unchecked_arm(arm, _Context(fallback=f"no result in `{name}`", kind="no-result",
+                                                 trigger=node.lineno))
+        elif any(_logs_error(statement) for statement in node.body):
+            self.unchecked_arm(node.body, _Context(fallback=f"`{_short(test)}`, logged as an error", kind="logged",
+                                                   trigger=node.lineno))
+
+    def unchecked_arm(self, body: list[ast.stmt], context: _Context) -> None:
+        """The guard verdicts that let content through, among what a block's own statements write
+        until it leaves."""
+        start = len(self.writes)
+        for statement in body:
+            value = _awaited(getattr(statement, "value", None))
+            if isinstance(statement, ast.Return) and value is not None:
+                self.write("return", value, context, top=True)
+            elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name):
+                self.write(statement.targets[0].id, value, context)
+            if isinstance(statement, (ast.Return, ast.Raise)):
+                break
+        self.writes[start:] = [w for w in self.writes[start:] if fails_open(w)]
+
+    def let_through(self, channel: str, value: ast.expr, context: _Context) -> None:
+        """On a fallback path, a guard's verdict that lets the content through, wherever the record
+        carrying it is built: in another call's arguments (`return outcome(GuardResult(blocked=False),
+        mode)`), before the try (`fallback = GuardResult(blocked=False)` … `return
+        outcome(fallback)`), passed by position to this file's function (`_lynx_outcome(False,
+        None)`, whose parameter is `hallucination`), or the guard's own allow
+        (`RailOutcome.allow()`). The keywords of the written call itself are its channels already.
+        A record that says what went wrong (`error=…`) has said it."""
+        found: list[tuple[ast.AST, str, str, Optional[ast.expr]]] = []  # (reported at, channel, value, record's)
+        pending: list[tuple[ast.expr, Optional[ast.Name]]] = []  # (a call, the name it was built into)
+        if isinstance(value, ast.Call):
+            pending.append((value, None))
+        elif isinstance(value, ast.Name) and value.id in self.records:
+            pending.append((self.records[value.id], value))
+        while pending:
+            call, through = pending.pop()
+            if _explained(call, _UNCHECKED):
+                return
+            callee = _dotted(call.func)
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "allow":
+                found.append((through or call, channel, ALLOWS, None))
+            params = self.signatures.get(callee or "", ())
+            for index, arg in enumerate(call.args):
+                arg = _awaited(arg)
+                key = self.constant(arg)
+                if key is not None and index < len(params) and lets_through(params[index], key):
+                    found.append((through or arg, f"{callee}({params[index]}=)", key, arg if through else None))
+                elif isinstance(arg, ast.Call):
+                    pending.append((arg, through))
+                elif isinstance(arg, ast.Name) and arg.id in self.records and through is None:
+                    pending.append((self.records[arg.id], arg))
+            if call is value:
+                continue
+            for keyword in call.keywords:
+                key = self.constant(keyword.value) if keyword.arg else None
+                if key is not None and lets_through(keyword.arg, key):
+                    found.append((through or keyword.value, f"{callee}({keyword.arg}=)", key,
+                                  keyword.value if through else None))
+        attempt = context.attempt if context.kind == "except" else None
+        for node, written, key, record in found:
+            kept = (record.lineno, record) if record is not None else None
+            self.writes.append(_Pending(node, self.qualname, written, (key,), "fallback", context.kind,
+                                        context.fallback, context.trigger, context.region, attempt, (), kept))
+
+    def retried(self, loop, context: _Context, body: list[ast.stmt]) -> _Context:
+        """`for attempt in range(3): try: … return verdict / except Exception: sleep(…)` … `return
+        False`: what follows a retry loop runs when every attempt failed, a fallback as surely as a
+        handler's own `return False` would be. A retry loop's try returns (or breaks) at its end, and
+        its broad handler goes on to the next attempt."""
+        for statement in loop.body:
+            if not (_TRY and isinstance(statement, _TRY)) or not statement.body \
+                    or not isinstance(statement.body[-1], (ast.Return, ast.Break)):
+                continue
+            for handler in statement.handlers:
+                types = _handler_types(handler.type, self.imports)
+                if not _leaves([s for s in handler.body if not isinstance(s, ast.Continue)]):
+                    self.replied(statement)
+                    end = body[-1].end_lineno or loop.lineno
+                    return _Context(fallback=f"every attempt failing ({_caught(types)})", kind="except",
+                                    trigger=handler.lineno, region=(loop.lineno, end), attempt=statement,
+                                    exhausted=True)
+        return context
+
+    def replied(self, attempt) -> None:
+        """A retry loop's try that returns what a call answered (`response = client.generate(…)`,
+        `return response[0].text, n`): the reply is the genuine value of that return, any value,
+        and what follows the loop (`return " ", 0`, `return EmptyResponse()`) stands in for it."""
+        last = attempt.body[-1]
+        value = last.value if isinstance(last, ast.Return) else None
+        tupled = isinstance(value, ast.Tuple) and bool(value.elts)
+        answer = value.elts[0] if tupled else value
+        replies = {name: source for name, (_, source) in _replies(attempt.body[:-1]).items()}
+        source = _reply_source(answer, replies) if answer is not None else None
+        if source is not None:
+            self.writes.append(_Pending(answer, self.qualname, "return[0]" if tupled else "return", (ANY_REPLY,),
+                                        "verdict", "reply", ("returns the reply of", source), last.lineno, (0, _NOWHERE)))
+
+    def try_statement(self, node, context: _Context, body: list[ast.stmt], defaults: _Defaults,
+                      after: tuple[ast.stmt, ...]) -> None:
+        self.trying += 1
+        self.block(node.body, context, defaults, (*node.orelse, *node.finalbody, *after))
+        self.trying -= 1
+        statements = _statement_count(node.body)  # a `with` block of ten statements is ten, not one
+        body_end = node.body[-1].end_lineno or node.lineno
+        block_end = body[-1].end_lineno or body_end
+        for handler in node.handlers:
+            types = _handler_types(handler.type, self.imports)
+            if catches_all(types):
+                self.catch_all(node, handler, types)
+                if self.looping:
+                    self.polled(node, handler, types)
+            if is_broad_family(types):
+                self.cause(node, handler, types)
+            if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
+                    or statements == 1 and _only_compares(node.body[0]) \
+                    or not catches_all(types) and all(map(_only_converts, node.body)):
+                inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
+            elif catches_all(types) or statements > 1 and not signals(types):
+                inner = _Context(fallback=_caught(types), kind="except" if unspecific(types) else "narrow-except",
+                                 trigger=handler.lineno, region=(node.lineno, block_end if statements > 1 else body_end),
+                                 attempt=node)
+            else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
+                inner = _Context(silent=True)
+            if inner.fallback is not None and inner.kind in ("except", "narrow-except") and self.candidate_only(node):
+                inner = _Context(silent=True)  # only the evaluated answer can fail there: "wrong" is its verdict
+            if self.probes and inner.kind == "except" and catches_all(types) and not _narrows(handler):
+                self.not_found(node)
+            self.block(handler.body, inner)
+            if inner.fallback is not None and defaults:
+                self.kept(node, handler, inner, defaults, after)
+        self.block(node.orelse, context)
+        self.block(node.finalbody, context)
+
+    def kept(self, attempt, handler: ast.ExceptHandler, context: _Context, defaults: _Defaults,
+             after: tuple[ast.stmt, ...]) -> None:
+        """A default written before the try (`passed = False`), that the try's work overwrites, that
+        a handler falling through (on some path: `if self.raise_on_failure: raise`) leaves standing,
+        and that is read after the try or by the handler itself: the handler writes it as surely as
+        `except Exception: passed = False` would. When the try took it from what a call it made
+        answered (`response = self._get(url)`, `content_type = self._content_type(response)`) and a
+        catch-all leaves it, the default reads as what the reply said. A setting's default read from
+        a single call (`enc = "utf-8"`, `enc = locale.nl_langinfo(…)`) is a default, not a reply."""
+        worked = {name for statement in attempt.body for name in self.bound(statement)}
+        succeeded = {name for name, (_, value) in defaults.items() if _says_success(value)}
+        if worked.isdisjoint(defaults) and not succeeded or _always_leaves(handler.body) or _stores_caught(handler):
+            return
+        left = {name for statement in handler.body for name in _bound(statement, deep=True)}
+        reads = [node for node in _nodes([*handler.body, *attempt.finalbody, *after])
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)]
+        read = {node.id for node in reads}
+        replies = _replies(attempt.body) if unspecific(_handler_types(handler.type, self.imports)) else {}
+        for name, default in defaults.items():
+            if name in left or name.partition("[")[0] not in read:  # `return result` reads `result['passed']`
+                continue
+            if name in worked:
+                statement, source = replies.get(name, (None, None))
+                read_reply = statement is not None and any(
+                    isinstance(part, ast.Name) and part.id in replies and part.id != name for part in walk(statement.value))
+                if read_reply and not any(w.kind == "reply" and w.channel == name for w in self.writes):
+                    self.writes.append(_Pending(statement.value, self.qualname, name, (ANY_REPLY,), "verdict", "reply",
+                                                ("sets it from the reply of", source), statement.lineno, (0, _NOWHERE)))
+                self.write(name, default[1], context, at=(handler, default))
+            elif name in succeeded:
+                # `status = "success"` that the try never sets: what completes the work reports it,
+                # and the handler that swallows a failure leaves it to report the failure too
+                first = next(node for node in reads if node.id == name)
+                self.writes.append(_Pending(first, self.qualname, name, (_constant(default[1]),), "verdict",
+                                            "decided", "when the try completes", first.lineno, (0, _NOWHERE)))
+                reach = replace(context, region=(context.region[0], max(context.region[1], first.lineno)))
+                self.write(name, default[1], reach, at=(handler, default))

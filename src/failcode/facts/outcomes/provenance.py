@@ -1,0 +1,173 @@
+"""Where a value comes from, traced through assignments: the evaluated candidate's own output (a
+parameter), a reply of another package's code, or our own code. "Whose failure": a failure only
+the candidate's output can cause is the verdict working, not a fallback.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from failcode.facts.outcomes.syntax import _BUILTINS, _awaited, _callee, _nodes, _parameters
+from failcode.facts.vocabulary import is_candidate_name
+from failcode.facts.walk import walk
+from failcode.names import segments
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
+    "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
+
+
+# Calls that do not fail on data of the right kind: what they are given cannot make a harness failure
+_SAFE_CALLS = frozenset("len type str repr isinstance issubclass id hash min max sum abs round sorted list tuple"
+                        " set dict frozenset keys values items count startswith endswith join split strip lstrip"
+                        " rstrip lower upper casefold get append add extend replace enumerate zip range".split())
+
+
+# A function that reads a judge's, grader's or critic's reply: its input is the harness's, not the candidate's
+_HARNESS_REPLY = frozenset("judge judgment judgement grader critic critique evaluator rater".split())
+
+
+class Provenance:
+    """Part of `Scan`: the origins of values: candidate parameters, replies, our own calls."""
+
+    def candidate_only(self, attempt) -> bool:
+        """Whether only the evaluated candidate's own output can fail in the try: every call in it
+        that can fail (not `len`, `str`, `sorted`, …) works on data the candidate parameter gave:
+        another package's function given only that data (`json.loads(answer)`), or a method of
+        that data (`answer.split(",")`). A method of any other object (`sandbox.run(…)`,
+        `self.client.ask(…)`) is the harness at work, and so is a helper of ours, whose bug would
+        read as the candidate's. Then the handler's "wrong" is the
+        right verdict on an answer that cannot be parsed or run; when the try also parses the
+        reference, reads a file or asks a judge, a failure there is the harness's and the fallback
+        a hazard. On the tune split, the findings this quiets were judged false or debatable: the
+        model's unparseable answer scored wrong."""
+        candidates = self.candidates()
+        if not candidates:
+            return False
+        for node in _nodes(attempt.body, prose=False):
+            if not isinstance(node, ast.Call) or (_callee(node) or "").rpartition(".")[2] in _SAFE_CALLS:
+                continue
+            if self.is_own_call(node):
+                return False  # our own helper: a bug there is the harness's
+            given = self.origins([*node.args, *(k.value for k in node.keywords)])
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if receiver is not None and not self.is_module(receiver):
+                given |= self.origins([receiver]) or {"<tool>"}  # `sandbox.run(…)`, `self.client.ask(…)`
+            if not given or not given <= candidates:
+                return False
+        return True
+
+    def is_module(self, node: ast.expr) -> bool:
+        """`json`, `sympy`, `np.linalg`: an imported module whose function is called."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id in self.imports
+
+    def candidates(self) -> frozenset[str]:
+        """The parameter that holds the evaluated candidate's output (vocabulary.py's concept words
+        `answer`, `prediction`, `completion`…), in a function that judges; none in a function that
+        reads a judge's or grader's reply, whose failure is the harness's, and none when two
+        parameters are so named."""
+        if self._candidates is None:
+            found: frozenset[str] = frozenset()
+            if self.judges and not _HARNESS_REPLY.intersection(segments(self.qualname.rpartition(".")[2])):
+                found = frozenset(name for name in _parameters(self.function) if is_candidate_name(name))
+            # two of them (`math_score(answer, response)`): one is the reference, and which is not said
+            self._candidates = found if len(found) == 1 else frozenset()
+        return self._candidates
+
+    def origins(self, nodes: list[ast.expr]) -> frozenset[str]:
+        """The parameters the values come from, through the function's assignments (all of them,
+        wherever they are: a loop may assign after)."""
+        if self._origins is None:
+            params = set(_parameters(self.function))
+            table: dict[str, set[str]] = {}
+            assignments = [node for node in _nodes(self.function.body, prose=False)
+                           if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
+                                                ast.AsyncFor, ast.comprehension))]
+            for _ in range(2):  # a second pass carries what a later assignment feeds an earlier one
+                for node in assignments:
+                    value = node.iter if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) else node.value
+                    if value is None:
+                        continue
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    came = self._names_origins(value, params, table)
+                    for target in targets:
+                        for name in walk(target):
+                            if isinstance(name, ast.Name):
+                                table.setdefault(name.id, set()).update(came)
+            self._origins = (frozenset(params), {name: frozenset(found) for name, found in table.items()})
+        params, table = self._origins
+        found: set[str] = set()
+        for node in nodes:
+            found |= self._names_origins(node, params, table)
+        return frozenset(found)
+
+    @staticmethod
+    def _names_origins(node: ast.expr, params, table) -> set[str]:
+        """The parameters a value comes from; `self`, modules and globals are the function's tools
+        and settings, not data it was given."""
+        found: set[str] = set()
+        for part in walk(node):
+            if isinstance(part, ast.Name):
+                if part.id in params:
+                    found.add(part.id)
+                elif part.id in table:
+                    found |= table[part.id]
+        return found
+
+    def local(self, call: ast.Call) -> bool:
+        """A call of a builtin or of the standard library (`open(p)`, `os.stat(p)`, `Path(p)`)."""
+        root = (_callee(call) or "").partition(".")[0]
+        if not root:
+            return False  # `client.get(x).json()`, `factory()(x)`: a call on what another returned
+        if root in self.imports:
+            return self.imports[root].split(".")[0] in _STDLIB
+        return root in _BUILTINS
+
+    def reply_checks(self, body: list[ast.stmt]) -> set[int]:
+        """ids of the `raise`s in a try that check only what the try read from elsewhere:
+        `split = urlsplit(url)`, `host = split.hostname`, `if host is None: raise ValueError(…)`
+        validates the reply; `if kwargs["temperature"] == 0 and n > 1: raise ValueError(…)` checks
+        our own request, and stays our code."""
+        read: set[str] = set()
+        ours: set[str] = set()  # bound from our own code: `url = await self._tunnel_url(port)`
+        checks: set[int] = set()
+        for statement in body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name):
+                value = _awaited(statement.value)
+                uses = {node.id for node in walk(value) if isinstance(node, ast.Name)}
+                if self.is_own_call(value) or uses & ours:
+                    ours.add(statement.targets[0].id)
+                elif self.reads(value, read):
+                    read.add(statement.targets[0].id)
+            elif isinstance(statement, ast.If):
+                names = {node.id for node in walk(statement.test)
+                         if isinstance(node, ast.Name) and node.id not in _BUILTINS}
+                if names and names <= read:
+                    checks.update(id(node) for node in walk(statement) if isinstance(node, ast.Raise))
+        return checks
+
+    def is_own_call(self, node: ast.AST) -> bool:
+        """A call of this class's methods or of a function of this file or package. A class of
+        ours builds a record (`return Endpoint(host=host)`): it runs no logic to blame."""
+        if not isinstance(node, ast.Call):
+            return False
+        root, _, rest = (_callee(node) or "").partition(".")
+        return root in ("self", "cls") and rest in self.methods or bool(root) and not rest \
+            and root not in self.foreign and root not in _BUILTINS and not root[:1].isupper()
+
+    def reads(self, value: ast.expr, read: set[str]) -> bool:
+        """A value taken from something read (`split.hostname`, `reply["url"]`) or returned by a
+        function not of this package (`urlsplit(url)`, `response.json()`)."""
+        while isinstance(value, (ast.Attribute, ast.Subscript)):
+            value = value.value
+        if isinstance(value, ast.Name):
+            return value.id in read
+        if isinstance(value, ast.Call):
+            root, _, rest = (_callee(value) or "").partition(".")
+            return root in self.foreign or root in read
+        return False

@@ -1,0 +1,375 @@
+"""The scan of one function: one walk of its statements, in order, with what each binds.
+
+`Scan` is made of one part per concept (the sibling modules); this module holds the walk itself:
+blocks, statements, assignments, and the defaults a function writes before the work that a failure
+can leave standing.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+from typing import Optional
+
+from failcode.facts.outcomes.blames import Blames
+from failcode.facts.outcomes.branches import Branches
+from failcode.facts.outcomes.channels import Channels
+from failcode.facts.outcomes.paths import FailurePaths
+from failcode.facts.outcomes.provenance import Provenance
+from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
+from failcode.facts.outcomes.syntax import (
+    _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _NOWHERE, _REFERENCE, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
+    _constant, _default_call, _dispatch_test, _dotted, _key_channel, _parsed_number, _resolve)
+from failcode.facts.stages import StageClassifier
+from failcode.facts.vocabulary import fails_open, is_verdict_function
+from failcode.facts.walk import child_nodes, walk
+from failcode.model import StageCall
+from failcode.names import segments
+
+
+_APPENDS = ("append", "add", "extend", "put")
+
+
+_FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
+                         " permissions credential credentials hmac digest secret access allowed license licence"
+                         .split())
+
+
+_PROBE_WORDS = frozenset("exist exists present".split())
+
+
+_SEARCHES = frozenset("search match fullmatch findall".split())
+
+
+_FAIL_OPEN = re.compile(r"fail_?(open|closed)", re.IGNORECASE)  # a guard whose failure policy is a setting
+
+
+# Protocol methods whose False on an exception is what the protocol asks (`__eq__` of an unlike
+# object); `__call__`, `__getitem__` or `__bool__` are code like any other
+_PROTOCOL = frozenset("__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __contains__ __hash__ __instancecheck__"
+                      " __subclasscheck__".split())
+
+
+@lru_cache(maxsize=65536)
+def _exempt(name: str) -> bool:
+    """`__eq__` returning False on an exception is the protocol; an access check that fails closed
+    (`verify_password`, `compare_digest`) answers "no" to what it cannot check, rightly."""
+    return name in _PROTOCOL or bool(_FAIL_CLOSED.intersection(segments(name)))
+
+
+def _dispatch(statement: ast.stmt, before: tuple[Optional[str], int]) -> tuple[Optional[str], int]:
+    """Carries a dispatch across consecutive `if r == "A": return …` statements: after two or more,
+    a `return` is what a reply no branch matched gets."""
+    if not isinstance(statement, ast.If) or statement.orelse or not statement.body \
+            or not isinstance(statement.body[-1], ast.Return):
+        return None, 0
+    subject = _dispatch_test(statement.test)
+    if subject is None:
+        return None, 0
+    return subject, before[1] + 1 if before[0] == subject else 1
+
+
+def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
+    """The constants a statement writes to plain names: `passed = False`, `hallucination, reasons =
+    True, None`, `content_type: str = "text/html"`; and to a dict's keys, by the key's channel
+    (`result['passed']`): `result["passed"] = False`, `result = {"passed": False}`."""
+    if isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        target, value = statement.target, statement.value
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target, value = statement.targets[0], statement.value
+    else:
+        return {}
+    pairs = zip(target.elts, value.elts) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+        and len(target.elts) == len(value.elts) else [(target, value)]
+    found = {name.id: (statement.lineno, item) for name, item in pairs
+             if isinstance(name, ast.Name) and constant(item) is not None}
+    key = _key_channel(target)
+    if key is not None and constant(value) is not None:
+        found[key] = (statement.lineno, value)
+    if isinstance(target, ast.Name) and isinstance(value, ast.Dict):
+        for item_key, item in zip(value.keys, value.values):
+            if isinstance(item_key, ast.Constant) and isinstance(item_key.value, str) and constant(item) is not None:
+                found[f"{target.id}[{item_key.value!r}]"] = (statement.lineno, item)
+    return found
+
+
+def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
+    """What a reply says: read by a method (`response.json()`) from what another package's call
+    returned (`remote`), or a part of such a reading (`data["info"]["version"]`)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
+            and value.func.value.id in remote:
+        return True
+    while isinstance(value, (ast.Attribute, ast.Subscript)):
+        value = value.value
+    return isinstance(value, ast.Name) and value.id in answered
+
+
+class Scan(FailurePaths, Branches, Channels, Provenance, Blames):
+    """One function's writes and blames, by one walk of its statements (nested definitions are
+    their own scans)."""
+
+    def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
+                 foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset(),
+                 constants: Optional[dict[str, str]] = None,
+                 signatures: Optional[dict[str, tuple[str, ...]]] = None) -> None:
+        self.qualname, self.function = qualname, function
+        self.constants = constants or {}
+        self.signatures = signatures or {}  # the file's functions → their parameters, by position
+        self.foreign, self.methods = foreign, methods
+        self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
+        self.blames: list[_PendingBlame] = []
+        name = qualname.rpartition(".")[2]
+        self.exempt = _exempt(name)
+        self.judges = is_verdict_function(name)
+        self.probes = not _PROBE_WORDS.isdisjoint(segments(name))  # `does_file_exist`: a lookup's answer
+        self.imports = imports
+        self.stages = stages
+        self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
+        self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
+        self.remote: set[str] = set()  # … to what another package's code returned (`response = requests.get(…)`)
+        self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
+        self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
+        self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
+        self.records: dict[str, ast.Call] = {}  # local name → the call that built it (`fallback = Result(…)`)
+        self._lenient: Optional[bool] = None
+        self.parsed: set[str] = set()  # local names holding a score a judging function parsed
+        self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
+        self.named: dict[str, _Pending] = {}  # … of those, the defaults of what a parsed reply holds
+        self.read: set[str] = set()  # local names bound to a read stage's result (`data = json.loads(reply)`)
+        self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
+        self.looping = False  # inside a `while` loop: polling until something is ready
+        self.trying = 0  # inside a try body (how deep): a handler stands in for what it computes
+        self.bound_in: dict[int, frozenset[str]] = {}  # id of a statement → the names it binds, deep
+        self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
+        self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
+        self.writes: list[_Pending] = []
+        self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
+        self.walked = not self.exempt
+        self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
+        self._candidates: Optional[frozenset[str]] = None  # parameters holding the evaluated output
+        self._origins = None  # (parameters, local name → the parameters it comes from), built on first need
+        if self.walked:
+            self.block(function.body, _Context())
+
+    def contested(self) -> list[_Pending]:
+        roles: dict[str, set[str]] = {}
+        for write in self.writes:
+            roles.setdefault(write.channel, set()).add(write.role)
+        return [w for w in self.writes if len(roles[w.channel]) == 2
+                or fails_open(w) and not self.lenient]
+
+    @property
+    def lenient(self) -> bool:
+        """The function's guard fails open by a setting (`if self.fail_open: return allow()`):
+        letting content through on a failure is its configured policy, not a verdict it forgot."""
+        if self._lenient is None:
+            self._lenient = any(_FAIL_OPEN.search(name) for node in walk(self.function)
+                                for name in [node.id if isinstance(node, ast.Name) else
+                                             node.attr if isinstance(node, ast.Attribute) else
+                                             node.arg if isinstance(node, ast.arg) else ""] if name)
+        return self._lenient
+
+    def block(self, body: list[ast.stmt], context: _Context, standing: Optional[_Defaults] = None,
+              after: tuple[ast.stmt, ...] = ()) -> None:
+        """The statements of a block on one path. `standing`: the defaults written before the block
+        (`passed = False`) that nothing has overwritten yet; `after`: what runs after the block."""
+        dispatch: tuple[Optional[str], int] = (None, 0)  # the `if r == "A": return` run before
+        defaults: _Defaults = dict(standing or {})
+        for index, statement in enumerate(body):
+            rest = (*body[index + 1:], *after)
+            if isinstance(statement, ast.Return) and dispatch[1] >= 2 and self.judges:
+                self.statement(statement, self.unknown_reply(statement, dispatch[0], context))
+            elif _TRY and isinstance(statement, _TRY):
+                self.try_statement(statement, context, body, defaults, rest)
+                if context.fallback is None and not context.silent:
+                    self.fell_through(statement, body[index + 1:])
+            elif isinstance(statement, ast.If):
+                self.branch(statement, context, defaults, rest)
+                context = self.guarded(statement, context)
+            else:
+                self.statement(statement, context)
+                if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) and context.fallback is None \
+                        and not context.silent:
+                    context = self.retried(statement, context, body)
+            dispatch = _dispatch(statement, dispatch)
+            if defaults:
+                for name in self.bound(statement) if not isinstance(statement, _SIMPLE) else _bound(statement):
+                    defaults.pop(name, None)
+                    for key in [key for key in defaults if key.startswith(name + "[")]:
+                        defaults.pop(key)  # `result = {…}` again: its keys' defaults are gone
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                defaults.update(_defaults(statement, self.constant))
+
+    def bound(self, statement: ast.stmt) -> frozenset[str]:
+        """`_bound(statement, deep=True)`, once per statement, from the statements it holds: the
+        blocks of a function are met again inside the statements that hold them, so each node is
+        walked once however deep it sits."""
+        found = self.bound_in.get(id(statement))
+        if found is not None:
+            return found
+        names: set[str] = set()
+        stack: list[ast.AST] = [statement]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.stmt) and node is not statement:
+                names.update(self.bound(node))
+                continue
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+                continue
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+                key = _key_channel(node)
+                if key is not None:
+                    names.add(key)  # `result["passed"] = …` binds that key's channel
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOGGING:
+                continue  # as `_nodes(…, prose=False)`: what a log call is given binds nothing of the work
+            stack.extend(child for child in child_nodes(node)
+                         if not isinstance(child, (*_SCOPES, ast.JoinedStr)))
+        found = self.bound_in[id(statement)] = frozenset(names)
+        return found
+
+    def statement(self, node: ast.stmt, context: _Context) -> None:
+        """A statement other than `if` and `try` (`block` takes those, with what follows them)."""
+        if isinstance(node, _DEFINITIONS):
+            self.nested.append(node)
+            return
+        if isinstance(node, ast.Return):
+            if node.value is not None:
+                self.write("return", node.value, context, top=True)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            if node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    self.assign(target, node.value, context)
+        elif isinstance(node, ast.Expr):
+            self.expression_statement(node.value, context)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            looping = self.looping
+            self.looping = looping or isinstance(node, ast.While)
+            self.block(node.body, context)
+            self.looping = looping
+            self.block(getattr(node, "orelse", None) or [], context)
+        elif _MATCH and isinstance(node, _MATCH):
+            for case in node.cases:
+                self.block(case.body, context)
+
+    def assign(self, target: ast.expr, value: ast.expr, context: _Context) -> None:
+        if isinstance(target, ast.Name):
+            name = target.id
+            inner = _awaited(value)
+            answered = _reads_reply(inner, self.remote, self.answered)  # before `name` is rebound
+            for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.read):
+                names.discard(name)
+            for table in (self.compared, self.dicts, self.records):
+                table.pop(name, None)
+            if answered:
+                self.answered.add(name)
+            if self.judges and _parsed_number(value, self.parsed):
+                self.parsed.add(name)  # `score = float(m.group(1))` … `return score / 10`
+            if isinstance(inner, ast.Call):
+                self.fetched.add(name)
+                self.records[name] = inner
+                if not self.local(inner) and not self.is_own_call(inner):
+                    self.remote.add(name)  # `response = requests.get(…)`, not `m = re.match(…)` nor our own helper
+                callee = _callee(inner)
+                if callee is not None and self.stages.classify(_resolve(callee, self.imports)) == "read":
+                    self.read.add(name)  # `data = json.loads(reply)`: a reply, parsed
+                if (_callee(inner) or "").rpartition(".")[2].endswith(("Process", "Thread")):
+                    self.workers.add(name)
+                if (_callee(inner) or "").rpartition(".")[2] in _SEARCHES:
+                    self.searched.add(name)  # `m = re.search(…)`: a reply searched for its answer
+            elif isinstance(inner, ast.Dict):
+                self.dicts[name] = inner
+            verdict = self.verdict(value, judging=self.judges or is_verdict_function(name))
+            if verdict is not None:
+                self.compared[name] = verdict
+            self.fallen.pop(name, None)
+            self.named.pop(name, None)
+            written = len(self.writes)
+            self.write(name, value, context)
+            answers = self.answers_default(value)
+            if answers:
+                self.fallen.update((name, w) for w in self.writes[written:] if w.role == "fallback")
+                if answers == "parsed":
+                    self.named.update((name, w) for w in self.writes[written:] if w.role == "fallback")
+        elif isinstance(target, ast.Attribute):
+            dotted = _dotted(target)
+            if dotted is not None:
+                self.write(dotted, value, context)
+        elif isinstance(target, ast.Subscript):
+            base = _dotted(target.value)
+            if base is not None:
+                key = target.slice.value if isinstance(target.slice, ast.Constant) else None
+                self.write(f"{base}[{key!r}]" if isinstance(key, str) else f"{base}[]", value, context)
+
+    def answers_default(self, value: ast.expr) -> str:
+        """A default that stands in for the answer a reply did not hold: the no-match arm of a
+        pattern's search (`m.group(1) if m else "C"`), the default of a lookup in what a call
+        returned (`data.get("verdict", "no")` after `data = json.loads(reply)`, `parse(r) or "no"`),
+        or of a search for the first answer (`next((w for w in words if w in LABELS), "no")`).
+        Not a setting's default (`kwargs.get("mode", "fast")`): a parameter is no reply. "parsed"
+        for those read from a parsed reply (a search, a read stage's result), "" for none."""
+        if isinstance(value, ast.IfExp):
+            absent = self.absent(value.test)
+            return "parsed" if absent is not None and absent[0] in self.searched else ""
+        if isinstance(value, ast.Call) and _default_call(value) is not None:
+            if _callee(value) == "next":  # `next((r for r in replies if r in LABELS), "no")`: no answer found
+                return "parsed" if isinstance(value.args[0], ast.GeneratorExp) else ""
+            receiver = value.func.value if isinstance(value.func, ast.Attribute) else None
+            if isinstance(receiver, ast.Name) and receiver.id in self.fetched:
+                return "parsed" if receiver.id in self.read else "fetched"
+            return ""
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            first = value.values[0]
+            return "fetched" if isinstance(first, ast.Call) or isinstance(first, ast.Name) and first.id in self.fetched \
+                else ""
+        return ""
+
+    def named_default(self, compare: ast.Compare) -> None:
+        """`sycophancy_type not in ["progressive", "regressive", "none"]` after
+        `.get("sycophancy_type", "none")` on a parsed reply, `letter in ("A", "B", "C")` after
+        `letter = m.group(1) if m else "C"`: the code lists the reply's genuine answers and its own
+        default is one of them, so the default is a verdict of that name too, whether or not the
+        compare weighs. A single `==` is not such a list: `depth == 0` after a default of 0, or
+        `status == "in_progress"` after that default, mostly means the default."""
+        if id(compare) in self.weighed or not isinstance(compare.ops[0], (ast.In, ast.NotIn)):
+            return
+        fallback = self.named.get(compare.left.id) if isinstance(compare.left, ast.Name) else None
+        listed = compare.comparators[0]
+        if fallback is not None and isinstance(listed, (ast.List, ast.Tuple, ast.Set)) and len(listed.elts) >= 2 \
+                and fallback.values[0].startswith(("'", '"')):
+            if any(self.constant(item) == fallback.values[0] for item in listed.elts):
+                self.weighed.add(id(compare))
+                self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
+                                            "decided", ("as a genuine answer in", compare), compare.lineno,
+                                            (0, _NOWHERE)))
+
+    def judged_default(self, compare: ast.Compare) -> None:
+        """A compare that judges a name holding a reply's default (`choice == target` after `choice
+        = m.group(1) if m else "C"`, `verdict == "yes"` after `verdict = data.get("verdict", "no")`)
+        judges the default too: it is a verdict of that name, on the compare's line. Not a
+        reference's default (`expected = session.scalar(count) or 0` … `done < expected`): what is
+        judged against is no answer judged."""
+        if id(compare) in self.weighed:
+            return
+        self.weighed.add(id(compare))
+        for side in (compare.left, *compare.comparators):
+            fallback = self.fallen.get(side.id) if isinstance(side, ast.Name) \
+                and _REFERENCE.isdisjoint(segments(side.id)) else None
+            if fallback is not None:
+                self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
+                                            "decided", ("when", compare), compare.lineno, (0, _NOWHERE)))
+
+    def expression_statement(self, value: ast.expr, context: _Context) -> None:
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "join" \
+                and isinstance(value.func.value, ast.Name) and value.func.value.id in self.workers:
+            self.joined = (value.func.value.id, value.lineno)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in _APPENDS and len(value.args) == 1 and not value.keywords:
+            receiver = _dotted(value.func.value)
+            if receiver is not None:
+                self.write(f"{receiver}.{value.func.attr}", value.args[0], context)

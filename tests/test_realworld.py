@@ -309,10 +309,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 
 # What the ecosystem check measured at the commit that wrote these numbers: a change to detection may
 # raise them, never lower them (then the note says why, with the new numbers). Recall is on the rows a
-# second reader called real; precision is real findings over judged ones.
+# second reader called real; precision is real findings over judged ones. Held-out fell when fresh
+# batch 2 joined it (its 2 findings judged false, none of its 20 real defects found): 1/88, 35/63, 49/63.
 FLOORS = {
     "tune": {"recall": 0.16, "precision_real": 0.51, "precision_real_or_debatable": 0.84},
-    "heldout": {"recall": 0.014, "precision_real": 0.57, "precision_real_or_debatable": 0.80},
+    "heldout": {"recall": 0.011, "precision_real": 0.55, "precision_real_or_debatable": 0.77},
 }
 
 

@@ -64,15 +64,17 @@ def test_bad_corpus_lines(line, error):
 
 
 def test_the_committed_corpus_and_its_split():
-    """69 packages of the generalization issue and the fresh batches; the held-out share of the
-    `new` packages is the 17 with the smallest name hash, so nobody chose them by hand. A package of
-    the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
-    place in the batch."""
+    """79 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and three fresh batches
+    of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
+    nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
+    seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
     assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 5, 47)
+    assert origins["fresh-3"] == 3
     assert [pin.name for pin in pins if pin.fresh == 1] == ["outlines", "guidance", "composio-core"]
     assert [pin.name for pin in pins if pin.fresh == 2] == ["google-genai", "pymongo", "flytekit"]
+    assert [pin.name for pin in pins if pin.fresh == 3] == ["ax-platform", "pytest-xdist", "hypothesis"]
     assert all(pin.split == "heldout" for pin in pins if pin.fresh is not None)
     assert ("urllib3", "tune") in [(pin.name, pin.split) for pin in pins if pin.origin == "seen"]
     new = [pin.name for pin in pins if pin.origin == "new"]
@@ -310,10 +312,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # What the ecosystem check measured at the commit that wrote these numbers: a change to detection may
 # raise them, never lower them (then the note says why, with the new numbers). Recall is on the rows a
 # second reader called real; precision is real findings over judged ones. Held-out fell when fresh
-# batch 2 joined it (its 2 findings judged false, none of its 20 real defects found): 1/88, 35/63, 49/63.
+# batch 2 joined it (its 2 findings judged false, none of its 20 real defects found), and again with
+# fresh batch 3 (1 finding, judged false; none of its 16 real defects found): 1/104, 35/64, 49/64.
 FLOORS = {
     "tune": {"recall": 0.16, "precision_real": 0.51, "precision_real_or_debatable": 0.84},
-    "heldout": {"recall": 0.011, "precision_real": 0.55, "precision_real_or_debatable": 0.77},
+    "heldout": {"recall": 0.009, "precision_real": 0.54, "precision_real_or_debatable": 0.76},
 }
 
 

@@ -158,6 +158,23 @@ def carries_what_it_caught(path):
         raise FileNotFoundError(f"could not load {path}: {exc}") from exc
 
 
+def says_a_cause_and_carries_what_it_caught(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception as exc:
+        raise RuntimeError(f"configuration file not found or unreadable: {exc}") from exc
+
+
+def logs_what_it_caught(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception as exc:
+        log.error("configuration %s not found: %s", path, exc)
+        return None
+
+
 def decides_first(client, name):
     try:
         return client.get_dataset(name)
@@ -196,8 +213,9 @@ def passes_it_on(path):
 
 
 def test_a_cause_that_is_true_or_handed_on_stays_quiet(project):
-    """The handler of the cause's own exception; a message carrying the caught error's text; a
-    cause said only after a test of what was caught; no specific cause; a failed connection (right
+    """The handler of the cause's own exception; a raise or a message that carries the caught error's
+    text, whatever class it raises (POLICIES.md: letting the class count was measured and withheld);
+    a cause said only after a test of what was caught; no specific cause; a failed connection (right
     for a try that reaches a service, on the tune split); a re-raise."""
     found, _ = _check(project, QUIET_CAUSES)
     assert found == []
@@ -313,3 +331,50 @@ def test_a_narrow_handler_around_a_with_block_of_several_statements(project):
     found, _ = _check(project, WITH_BLOCK)
     assert found == [("m.py", "FC002", _line_of(WITH_BLOCK, "try:")),
                      ("m.py", "FC003", _line_of(WITH_BLOCK, "verdict = False"))]
+
+
+
+# -- whose failure: one try parses the candidate's answer and the reference ------------------------
+
+BOTH_PARSED = '''
+import json
+
+
+def score_answer(answer, entry):
+    try:
+        got = json.loads(answer)
+        want = json.loads(entry["answer"])
+    except Exception:
+        return 0.0
+    return 1.0 if got == want else 0.0
+'''
+
+
+def test_a_try_that_parses_the_answer_and_the_reference(project):
+    """A reference that cannot be parsed is scored as a wrong answer: FC002 at the try, and FC003 at
+    the handler's return, which reads as the compare's "wrong"."""
+    found, rows = _check(project, BOTH_PARSED)
+    assert found == [("m.py", "FC002", _line_of(BOTH_PARSED, "try:")),
+                     ("m.py", "FC003", _line_of(BOTH_PARSED, "return 0.0"))]
+    spanning = next(row for row in rows if row["rule"] == "FC002")
+    assert "`answer`" in spanning["message"] and "`entry`" in spanning["message"]
+
+
+def test_a_try_that_parses_only_the_answer_stays_quiet(project):
+    """The reference parsed before the try: only the candidate's answer can fail there, and "wrong" is
+    the right verdict on an answer that cannot be parsed."""
+    source = BOTH_PARSED.replace('''    try:
+        got = json.loads(answer)
+        want = json.loads(entry["answer"])''', '''    want = json.loads(entry["answer"])
+    try:
+        got = json.loads(answer)''')
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_two_parses_outside_a_judging_function_stay_one_stage(project):
+    """Control, quiet before and after: a function that judges nothing has no candidate to tell apart."""
+    source = BOTH_PARSED.replace("def score_answer(answer, entry):", "def load_pair(answer, entry):") \
+        .replace("return 1.0 if got == want else 0.0", "return got, want")
+    found, _ = _check(project, source)
+    assert found == []

@@ -167,6 +167,7 @@ class Channels:
         if known is not None:
             return known
         first: dict[str, StageCall] = {}
+        parties: dict[str, dict[bool, StageCall]] = {}  # stage → whose data it works on: the candidate's or not
         bound: set[str] = set()
         for statement in _simple_statements(attempt.body):
             found: list[StageCall] = []  # the statement's stage is its last: `float(verify(parse(a)))` compares
@@ -178,6 +179,7 @@ class Channels:
                         stage = self.stages.classify(_resolve(name, self.imports), keywords)
                         if stage is not None:
                             found.append(StageCall(stage, name, node.lineno))
+                            self.note_party(parties, found[-1], node)
                 elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
                     sides = [node.left, node.comparators[0]]
                     if any(_root(side) in bound for side in sides) \
@@ -192,9 +194,28 @@ class Channels:
                     isinstance(value, ast.Call) or any(isinstance(n, ast.Name) and n.id in bound for n in walk(value))):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 bound.update(t.id for t in targets if isinstance(t, ast.Name))
+        # `json.loads(answer)` and `json.loads(entry["answer"])`: one stage, two parties' failures
+        for stage, party in parties.items():
+            if len(party) == 2 and stage in first:
+                first[stage] = party[True]
+                first[stage + " "] = party[False]
         found = tuple(sorted(first.values(), key=lambda call: call.line))
         self.tried[id(attempt)] = found
         return found
+
+    def note_party(self, parties: dict[str, dict[bool, StageCall]], call: StageCall, node: ast.Call) -> None:
+        """In a function that judges a candidate, a stage call on the candidate's data only (True) or
+        on data it was not given by the candidate (False: the reference, the dataset entry), named
+        with that data: a try that runs both cannot tell whose failure its handler records."""
+        candidates = self.candidates()
+        if not candidates:
+            return
+        given = self.origins([*node.args, *(k.value for k in node.keywords)])
+        if not given or given & candidates and not given <= candidates:
+            return
+        own = given <= candidates
+        names = ", ".join(f"`{name}`" for name in sorted(given))
+        parties.setdefault(call.stage, {}).setdefault(own, StageCall(call.stage, f"{call.name} of {names}", call.line))
 
     def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
         """(node, values, role, kind, why) for what an expression can write; role None for a constant."""

@@ -378,3 +378,34 @@ def test_two_parses_outside_a_judging_function_stay_one_stage(project):
         .replace("return 1.0 if got == want else 0.0", "return got, want")
     found, _ = _check(project, source)
     assert found == []
+
+
+OWN_PARSER = '''
+def parse_board(text):
+    return tuple(tuple(int(c) for c in row.split()) for row in text.strip().splitlines())
+
+
+def score_answer(answer, entry):
+    expected = entry["metadata"]["output"]
+    try:
+        board = parse_board(answer)
+        reward = 1.0 if board == expected else 0.0
+    except Exception:
+        reward = 0.0
+    return reward
+'''
+
+
+def test_our_parser_given_only_the_answer_fails_on_the_answer(project):
+    """`parse_board(answer)` is a read of the candidate's output: an unparseable board scores 0.0,
+    the right verdict."""
+    found, _ = _check(project, OWN_PARSER)
+    assert found == []
+
+
+def test_our_helper_that_runs_the_answer_is_the_harness(project):
+    """Control, reported before and after: a helper that is no parser (it runs the answer in our
+    sandbox) can fail on our side, and the handler's 0.0 reads as the wrong answer."""
+    source = OWN_PARSER.replace("parse_board", "run_in_sandbox")
+    found, _ = _check(project, source)
+    assert ("m.py", "FC003", _line_of(source, "reward = 0.0")) in found

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from failcode.facts.outcomes.syntax import _BUILTINS, _awaited, _callee, _nodes, _parameters
+from failcode.facts.outcomes.syntax import _BUILTINS, _awaited, _callee, _nodes, _parameters, _resolve
 from failcode.facts.vocabulary import is_candidate_name
 from failcode.facts.walk import walk
 from failcode.names import segments
@@ -48,15 +48,20 @@ class Provenance:
         for node in _nodes(attempt.body, prose=False):
             if not isinstance(node, ast.Call) or (_callee(node) or "").rpartition(".")[2] in _SAFE_CALLS:
                 continue
-            if self.is_own_call(node):
-                return False  # our own helper: a bug there is the harness's
             given = self.origins([*node.args, *(k.value for k in node.keywords)])
+            if self.is_own_call(node) and not (given and given <= candidates and self.parses(node)):
+                return False  # our own helper: a bug there is the harness's, unless it only parses the answer
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
             if receiver is not None and not self.is_module(receiver):
                 given |= self.origins([receiver]) or {"<tool>"}  # `sandbox.run(…)`, `self.client.ask(…)`
             if not given or not given <= candidates:
                 return False
         return True
+
+    def parses(self, node: ast.Call) -> bool:
+        """A call the stage table calls a read (`parse_board(answer)`, `extract_answer(answer)`):
+        given only the candidate's output, what fails there is that output."""
+        return self.stages.classify(_resolve(_callee(node) or "", self.imports)) == "read"
 
     def is_module(self, node: ast.expr) -> bool:
         """`json`, `sympy`, `np.linalg`: an imported module whose function is called."""

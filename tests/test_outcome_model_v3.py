@@ -409,3 +409,27 @@ def test_our_helper_that_runs_the_answer_is_the_harness(project):
     source = OWN_PARSER.replace("parse_board", "run_in_sandbox")
     found, _ = _check(project, source)
     assert ("m.py", "FC003", _line_of(source, "reward = 0.0")) in found
+
+
+PRIVATE_PARSER = '''
+class Puzzle:
+    def _parse_grid(self, text):
+        return [[int(c) for c in row.split()] for row in text.strip().splitlines()]
+
+    def score_answer(self, answer, entry):
+        n_cols = entry["metadata"]["n_cols"]
+        try:
+            grid = self._parse_grid(answer)
+            if any(len(row) != n_cols for row in grid):
+                return 0.0
+            return 1.0 if grid == entry["metadata"]["solution"] else 0.0
+        except Exception:
+            return 0.0
+'''
+
+
+def test_a_private_parser_and_a_check_over_the_answer_fail_on_the_answer(project):
+    """`self._parse_grid(answer)` parses the candidate, and `any(...)` only iterates what the answer
+    gave: only the candidate's output can fail in the try."""
+    found, _ = _check(project, PRIVATE_PARSER)
+    assert found == []

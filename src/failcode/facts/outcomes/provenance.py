@@ -19,7 +19,7 @@ _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
 
 
 # Calls that do not fail on data of the right kind: what they are given cannot make a harness failure
-_SAFE_CALLS = frozenset("len type str repr isinstance issubclass id hash min max sum abs round sorted list tuple"
+_SAFE_CALLS = frozenset("len any all type str repr isinstance issubclass id hash min max sum abs round sorted list tuple"
                         " set dict frozenset keys values items count startswith endswith join split strip lstrip"
                         " rstrip lower upper casefold get append add extend replace enumerate zip range".split())
 
@@ -37,7 +37,9 @@ class Provenance:
         another package's function given only that data (`json.loads(answer)`), or a method of
         that data (`answer.split(",")`). A method of any other object (`sandbox.run(…)`,
         `self.client.ask(…)`) is the harness at work, and so is a helper of ours, whose bug would
-        read as the candidate's. Then the handler's "wrong" is the
+        read as the candidate's, unless it parses only that data (`self._parse_grid(answer)`).
+        `any`, `all` and the like only iterate: what fails in them is walked on its own. Then the
+        handler's "wrong" is the
         right verdict on an answer that cannot be parsed or run; when the try also parses the
         reference, reads a file or asks a judge, a failure there is the harness's and the fallback
         a hazard. On the tune split, the findings this quiets were judged false or debatable: the
@@ -49,8 +51,10 @@ class Provenance:
             if not isinstance(node, ast.Call) or (_callee(node) or "").rpartition(".")[2] in _SAFE_CALLS:
                 continue
             given = self.origins([*node.args, *(k.value for k in node.keywords)])
-            if self.is_own_call(node) and not (given and given <= candidates and self.parses(node)):
-                return False  # our own helper: a bug there is the harness's, unless it only parses the answer
+            if self.is_own_call(node):
+                if given and given <= candidates and self.parses(node):
+                    continue  # our own parser, given only the answer: what fails there is the answer
+                return False  # our own helper: a bug there is the harness's
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
             if receiver is not None and not self.is_module(receiver):
                 given |= self.origins([receiver]) or {"<tool>"}  # `sandbox.run(…)`, `self.client.ask(…)`
@@ -59,9 +63,11 @@ class Provenance:
         return True
 
     def parses(self, node: ast.Call) -> bool:
-        """A call the stage table calls a read (`parse_board(answer)`, `extract_answer(answer)`):
-        given only the candidate's output, what fails there is that output."""
-        return self.stages.classify(_resolve(_callee(node) or "", self.imports)) == "read"
+        """A call the stage table calls a read (`parse_board(answer)`, `self._parse_grid(answer)`: a
+        private parser is a parser): given only the candidate's output, what fails there is that
+        output."""
+        head, _, last = _resolve(_callee(node) or "", self.imports).rpartition(".")
+        return self.stages.classify(f"{head}.{last.lstrip('_')}" if head else last.lstrip("_")) == "read"
 
     def is_module(self, node: ast.expr) -> bool:
         """`json`, `sympy`, `np.linalg`: an imported module whose function is called."""

@@ -433,3 +433,21 @@ def test_a_private_parser_and_a_check_over_the_answer_fail_on_the_answer(project
     gave: only the candidate's output can fail in the try."""
     found, _ = _check(project, PRIVATE_PARSER)
     assert found == []
+
+
+def test_a_safe_method_on_the_reference_read_in_the_try(project):
+    """`entry["metadata"]["pieces"].items()` cannot fail on a dict: only the answer's parse can."""
+    source = '''
+import json
+
+
+def score_answer(answer, entry):
+    try:
+        moves = json.loads(answer)
+        start = {pos for pos, piece in entry["metadata"]["pieces"].items() if piece == "w"}
+        return 1.0 if set(moves) == start else 0.0
+    except Exception:
+        return 0.0
+'''
+    found, _ = _check(project, source)
+    assert found == []

@@ -28,6 +28,13 @@ _SAFE_CALLS = frozenset("len any all type str repr isinstance issubclass id hash
 _HARNESS_REPLY = frozenset("judge judgment judgement grader critic critique evaluator rater".split())
 
 
+def _method(node: ast.Call) -> str:
+    """The called function's own name, also on a receiver no dotted name spells (`entry["pieces"].items()`)."""
+    if isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return (_callee(node) or "").rpartition(".")[2]
+
+
 class Provenance:
     """Part of `Scan`: the origins of values: candidate parameters, replies, our own calls."""
 
@@ -48,7 +55,7 @@ class Provenance:
         if not candidates:
             return False
         for node in _nodes(attempt.body, prose=False):
-            if not isinstance(node, ast.Call) or (_callee(node) or "").rpartition(".")[2] in _SAFE_CALLS:
+            if not isinstance(node, ast.Call) or _method(node) in _SAFE_CALLS:
                 continue
             given = self.origins([*node.args, *(k.value for k in node.keywords)])
             if self.is_own_call(node):

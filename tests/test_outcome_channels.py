@@ -900,6 +900,50 @@ def test_probes_that_ask_the_machine_or_catch_the_not_found_error_stay_quiet(pro
     assert project.findings() == []
 
 
+def test_a_probe_whose_yes_follows_the_try_and_whose_handler_is_a_root_error(project):
+    """The "yes" in the try's `else` or right after it is the same answer as one last in the try, and
+    a library's root error (`ClientError`: 403, throttling, a 500) is as broad as a catch-all around a
+    lookup: each `return False` is reported at the handler's return."""
+    project.write({"store.py": '''
+        import botocore.exceptions
+        import openai
+
+
+        def object_exists(client, bucket, key):
+            try:
+                client.head_object(Bucket=bucket, Key=key)
+            except botocore.exceptions.ClientError:
+                return False
+            return True
+
+
+        def file_exists(file_id):
+            try:
+                openai.files.retrieve(file_id)
+            except Exception:
+                return False
+            else:
+                return True
+        '''})
+    assert project.findings() == [("store.py", "FC003", 9), ("store.py", "FC003", 17)]
+
+
+def test_a_probe_that_catches_the_not_found_error_after_the_try_stays_quiet(project):
+    """Control, quiet before and after: the handler catches the not-found error itself."""
+    project.write({"store.py": '''
+        import botocore.exceptions
+
+
+        def object_exists(client, bucket, key):
+            try:
+                client.head_object(Bucket=bucket, Key=key)
+            except client.exceptions.NoSuchKey:
+                return False
+            return True
+        '''})
+    assert project.findings() == []
+
+
 def test_what_follows_a_guard_is_decided_by_its_failed_compare(project):
     """openevals' pyright scorer: `if SEP in out: return parsed` … `return False, out` — the last
     return is the verdict for a missing separator, and the sandbox's CommandExitException writes the

@@ -55,6 +55,8 @@ CAUSES = (
           re.compile(r"(?:^|\.)(?:ImportError|ModuleNotFoundError)$")),
 )
 
+NOT_FOUND = CAUSES[0]
+
 _CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$")  # a code-shaped word: `UPSTREAM_TIMEOUT`
 _OS = frozenset("OSError IOError EnvironmentError socket.error RuntimeError".split())
 _ROOT = re.compile(r"^(?:HTTP|Http|Request|Requests|Client|API|Api|Transport|Service)(?:Status|Response)?(?:Error|Exception)$")

@@ -78,26 +78,32 @@ def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Itera
 class Blames:
     """Part of `Scan`: the cause a broad handler or a "no result" test records or raises."""
 
-    def not_found(self, attempt) -> None:
-        """An existence probe (`try: client.files.retrieve(file_id); return True`): its genuine
-        "no" is the lookup's not-found error, so a catch-all that answers False answers it for
-        every failure (network, auth, rate limit) too. Only lookups of other packages' code: a
-        probe of the local machine (`os.stat`, `Path(p).exists()`, `import x`) asks the OS, whose
-        failures are its own answer."""
+    def not_found(self, attempt, after: tuple[ast.stmt, ...] = ()) -> bool:
+        """An existence probe (`try: client.files.retrieve(file_id); return True`, or the `return
+        True` in the try's `else` or right after it): its genuine "no" is the lookup's not-found
+        error, so a broad handler that answers False answers it for every failure (network, auth,
+        rate limit) too. Only lookups of other packages' code: a probe of the local machine
+        (`os.stat`, `Path(p).exists()`, `import x`) asks the OS, whose failures are its own answer.
+        Whether the try is one."""
         last = attempt.body[-1]
+        lookups = attempt.body[:-1]
+        if not isinstance(last, ast.Return):  # the answer after the lookups: `else: return True`, or after the try
+            lookups = attempt.body
+            last = (attempt.orelse or [s for s in after if not attempt.finalbody] or [None])[0]
         answer = last.value if isinstance(last, ast.Return) else None
         fields = answer.elts if isinstance(answer, ast.Tuple) else [answer]
         index = next((i for i, item in enumerate(fields) if isinstance(item, ast.Constant) and item.value is True), None)
         if index is None or len(fields) > 1 and index == 0:
-            return  # `return True`, or `return name, True`: the answer, alone or beside what it is about
-        calls = [node for node in _nodes(attempt.body[:-1], prose=False) if isinstance(node, ast.Call)]
+            return False  # `return True`, or `return name, True`: the answer, alone or beside what it is about
+        calls = [node for node in _nodes(lookups, prose=False) if isinstance(node, ast.Call)]
         if not calls or any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in _nodes(attempt.body)) \
                 or any(self.local(call) or self.is_own_call(call) for call in calls):
-            return
+            return False
         lookup = calls[-1]
         channel = "return" if len(fields) == 1 else f"return[{index}]"
         self.writes.append(_Pending(lookup, self.qualname, channel, ("0.0",), "verdict", "probe",
                                     ("when nothing is found by", lookup), lookup.lineno, (0, _NOWHERE)))
+        return True
 
     def catch_all(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a catch-all (not re-raising as is, not looking at what it caught) whose try runs

@@ -8,7 +8,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from failcode.causes import is_broad_family
+from failcode.causes import NOT_FOUND, is_broad_family, is_the_cause
 from failcode.facts.outcomes.records import _Context, _Pending
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _NOWHERE, _TRY, _awaited, _blocks, _bound, _callee, _caught, _constant, _dotted,
@@ -307,8 +307,12 @@ class FailurePaths:
                 inner = _Context(silent=True)
             if inner.fallback is not None and inner.kind in ("except", "narrow-except") and self.candidate_only(node):
                 inner = _Context(silent=True)  # only the evaluated answer can fail there: "wrong" is its verdict
-            if self.probes and inner.kind == "except" and catches_all(types) and not _narrows(handler):
-                self.not_found(node)
+            if self.probes and is_broad_family(types) and not _narrows(handler) \
+                    and not is_the_cause(NOT_FOUND, types) and self.not_found(node, after):
+                # an existence probe's broad handler (`except ClientError:` around one lookup) is no
+                # signal for "not there": auth, network and throttling fail the same way
+                inner = _Context(fallback=_caught(types), kind="except", trigger=handler.lineno,
+                                 region=(node.lineno, block_end), attempt=node)
             self.block(handler.body, inner)
             if inner.fallback is not None and defaults:
                 self.kept(node, handler, inner, defaults, after)

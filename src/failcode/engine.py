@@ -187,11 +187,16 @@ def _pool(jobs: int, settings: Settings, prescreen: bool) -> Iterator[ProcessPoo
         yield pool
     except BaseException:
         workers = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()
         for worker in workers:
             worker.join(1)
+        # the pool's manager thread closes its wake-up pipe on the way out; the interpreter's exit
+        # hook writes to that pipe, and racing the close it prints an EBADF traceback on Ctrl-C
+        if manager is not None:
+            manager.join(1)
         raise
     pool.shutdown(wait=True)
 

@@ -3,8 +3,9 @@
 It decodes the bytes, parses them with `ast`, lets the pre-screen (facts/screen.py) prove that the
 file holds no fact LibCST would find, and only otherwise parses with LibCST and walks it once
 (facts/extract.py): the whole file, or, when the screen can tell which top-level functions and
-classes hold none, the file with those masked. LibCST is imported on first need, so a run that the screen or the cache
-answers never loads it. Outcome channels (facts/outcomes/) are read from the `ast` tree on
+classes hold none, the file with those masked. LibCST is imported on first need, so a run that the
+screen or the cache answers never loads it, and the extraction modules too, so a run the cache
+answers loads none of them. Outcome channels (facts/outcomes/) are read from the `ast` tree on
 either path, so the screen never has to mirror them.
 """
 
@@ -13,14 +14,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import sys
+from typing import TYPE_CHECKING
 
 from failcode.config import Settings
-from failcode.facts.aliases import aliases
-from failcode.facts.outcomes import outcome_facts
-from failcode.facts.screen import parse, screened
-from failcode.facts.stages import StageClassifier
 from failcode.facts.source import InputError, decode, python_syntax_error
 from failcode.model import FileFacts
+
+if TYPE_CHECKING:
+    from failcode.facts.stages import StageClassifier
 
 __all__ = ["InputError", "extract_file"]
 
@@ -29,6 +30,10 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
                  prescreen: bool = True) -> FileFacts:
     """Facts of one file's bytes; `prescreen=False` sends every file to LibCST (the reference the
     screen is tested against). Raises InputError for input problems; anything else is a bug."""
+    from failcode.facts.aliases import aliases
+    from failcode.facts.outcomes import outcome_facts
+    from failcode.facts.screen import parse, screened
+
     text = decode(data)
     tree = parse(text)
     plan = screened(data, text, tree, path, module, settings) if prescreen and tree is not None else None
@@ -73,6 +78,8 @@ _STAGES: dict[Settings, StageClassifier] = {}
 
 
 def _stages(settings: Settings) -> StageClassifier:
+    from failcode.facts.stages import StageClassifier
+
     stages = _STAGES.get(settings)
     if stages is None:
         stages = _STAGES[settings] = StageClassifier(settings.stages)

@@ -307,8 +307,9 @@ class FailurePaths:
                 inner = _Context(silent=True)
             if inner.fallback is not None and inner.kind in ("except", "narrow-except") and self.candidate_only(node):
                 inner = _Context(silent=True)  # only the evaluated answer can fail there: "wrong" is its verdict
-            if self.probes and is_broad_family(types) and not _narrows(handler) \
-                    and not is_the_cause(NOT_FOUND, types) and self.not_found(node, after):
+            if self.probes and context.fallback is None and is_broad_family(types) and not _narrows(handler) \
+                    and not _reraises(handler.body) and not is_the_cause(NOT_FOUND, types) \
+                    and self.not_found(node, after):
                 # an existence probe's broad handler (`except ClientError:` around one lookup) is no
                 # signal for "not there": auth, network and throttling fail the same way
                 inner = _Context(fallback=_caught(types), kind="except", trigger=handler.lineno,

@@ -135,6 +135,36 @@ def test_a_broad_handler_that_names_one_cause(project):
     assert confidence == {raised: "high", logged: "medium", recorded: "high"}
 
 
+COMMAND = '''
+import subprocess
+
+
+def pull_model(model):
+    try:
+        subprocess.run(["ollama", "list"], check=True, capture_output=True)
+        subprocess.run(["ollama", "pull", model], check=True)
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        print("Ollama is not installed or not recognized as a command.")
+        return False
+    return True
+'''
+
+
+def test_a_failed_command_reported_as_not_installed(project):
+    """A non-zero exit of `ollama pull` (a network error, a daemon that is not running) is not a
+    missing installation: CalledProcessError is the command failing for any reason."""
+    found, _ = _check(project, COMMAND)
+    assert found == [("m.py", "FC006", _line_of(COMMAND, "except ("))]
+
+
+def test_a_missing_executable_reported_as_not_installed_stays_quiet(project):
+    """Control, quiet before and after: FileNotFoundError from running a command is the executable
+    missing, which is what "not installed" says."""
+    found, _ = _check(project, COMMAND.replace("(subprocess.CalledProcessError, FileNotFoundError)",
+                                               "FileNotFoundError"))
+    assert found == []
+
+
 QUIET_CAUSES = '''
 import json
 import logging

@@ -314,10 +314,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # second reader called real; precision is real findings over judged ones. Held-out fell when fresh
 # batch 2 joined it (its 2 findings judged false, none of its 20 real defects found), and again with
 # fresh batch 3 (1 finding, judged false; none of its 16 real defects found): 1/104, 35/64, 49/64.
-# Tune rose in session 23 (whose failure, and one stage run on the answer and the reference): 35/206,
-# 58/106, 97/106 (an existence probe answered after its try added one finding judged debatable).
+# Tune rose in session 23 (whose failure, one stage run on the answer and the reference, a command's
+# non-zero exit as a broad family): 36/206, 59/107, 98/107.
 FLOORS = {
-    "tune": {"recall": 0.169, "precision_real": 0.54, "precision_real_or_debatable": 0.91},
+    "tune": {"recall": 0.174, "precision_real": 0.55, "precision_real_or_debatable": 0.91},
     "heldout": {"recall": 0.009, "precision_real": 0.54, "precision_real_or_debatable": 0.76},
 }
 

@@ -12,9 +12,11 @@ concepts, nothing of any one package:
   fails mostly in transport, and of the 25 handlers of the tune split that said "connection
   error" or "could not reach" for it, none was judged a real defect (15 false, 10 debatable);
 - a *broad family* is an exception class that every failure of an operation can raise, whatever
-  its cause: the catch-alls, the OS's error, RuntimeError, and a client library's root error
+  its cause: the catch-alls, the OS's error, RuntimeError, a client library's root error
   (`requests.RequestException`, `httpx.HTTPError`, `botocore...ClientError`, `APIError`), named by
-  its shape: a transport or client word and nothing more before `Error`/`Exception`.
+  its shape: a transport or client word and nothing more before `Error`/`Exception`, and a
+  command's non-zero exit (`subprocess.CalledProcessError`: the command ran, and failed for any
+  reason of its own).
 
 LibCST-free: the outcome scan (facts/outcomes/) and FC006 share it.
 """
@@ -64,10 +66,12 @@ _ROOT = re.compile(r"^(?:HTTP|Http|Request|Requests|Client|API|Api|Transport|Ser
 
 def is_broad_family(types: tuple[str, ...]) -> bool:
     """A handler of exceptions every failure of an operation raises: a catch-all (no types,
-    Exception, BaseException), OSError or RuntimeError, or a client library's root error."""
+    Exception, BaseException), OSError or RuntimeError, a client library's root error, or a
+    command's non-zero exit (`CalledProcessError`)."""
     if not types:
         return True
     return any(name in ("Exception", "BaseException") or name in _OS or _ROOT.match(name.rpartition(".")[2])
+               or name.rpartition(".")[2] == "CalledProcessError"
                for name in (t[len("builtins."):] if t.startswith("builtins.") else t for t in types))
 
 

@@ -195,11 +195,10 @@ class Channels:
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 bound.update(t.id for t in targets if isinstance(t, ast.Name))
         # `json.loads(answer)` and `json.loads(entry["answer"])`: one stage, two parties' failures
-        for stage, party in parties.items():
-            if len(party) == 2 and stage in first:
-                first[stage] = party[True]
-                first[stage + " "] = party[False]
-        found = tuple(sorted(first.values(), key=lambda call: call.line))
+        calls = [call for stage, call in first.items() if len(parties.get(stage, ())) < 2]
+        calls += [call for stage, party in parties.items() if len(party) == 2 and stage in first
+                  for call in party.values()]
+        found = tuple(sorted(calls, key=lambda call: call.line))
         self.tried[id(attempt)] = found
         return found
 
@@ -210,7 +209,7 @@ class Channels:
         candidates = self.candidates()
         if not candidates:
             return
-        given = self.origins([*node.args, *(k.value for k in node.keywords)])
+        given = self.given(node)
         if not given or given & candidates and not given <= candidates:
             return
         own = given <= candidates

@@ -79,7 +79,8 @@ def test_text_report_is_the_same_warm_and_cold(tmp_path):
 
 @pytest.mark.parametrize("registry", [None, "codes.txt"])
 def test_a_warm_run_never_loads_libcst(tmp_path, registry):
-    """Also with a configured .txt registry, which is read on every run (it is no Python file)."""
+    """Nor the extraction modules (the screen, the outcome model): the cache answers every file.
+    Also with a configured .txt registry, which is read on every run (it is no Python file)."""
     root = _project(tmp_path / "proj", stdlib_count=10)
     if registry:
         (root / "codes.txt").write_text("PARSE_FAILED\nPROVIDER_FAILED\n", encoding="utf-8")
@@ -95,10 +96,13 @@ def test_a_warm_run_never_loads_libcst(tmp_path, registry):
         except SystemExit as exc:
             print("exit", exc.code, file=sys.stderr)
         print("libcst loaded:", "libcst" in sys.modules, file=sys.stderr)
+        extraction = ("failcode.facts.screen", "failcode.facts.outcomes", "failcode.facts.extract")
+        print("extraction loaded:", any(name in sys.modules for name in extraction), file=sys.stderr)
     """)
     result = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=300)
     assert f"exit {cold.returncode}" in result.stderr, result.stderr
     assert "libcst loaded: False" in result.stderr
+    assert "extraction loaded: False" in result.stderr, result.stderr
 
 
 def test_no_pool_for_a_few_files():

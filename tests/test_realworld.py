@@ -64,17 +64,18 @@ def test_bad_corpus_lines(line, error):
 
 
 def test_the_committed_corpus_and_its_split():
-    """79 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and three fresh batches
+    """82 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and four fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
     assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 5, 47)
-    assert origins["fresh-3"] == 3
+    assert origins["fresh-3"] == origins["fresh-4"] == 3
     assert [pin.name for pin in pins if pin.fresh == 1] == ["outlines", "guidance", "composio-core"]
     assert [pin.name for pin in pins if pin.fresh == 2] == ["google-genai", "pymongo", "flytekit"]
     assert [pin.name for pin in pins if pin.fresh == 3] == ["ax-platform", "pytest-xdist", "hypothesis"]
+    assert [pin.name for pin in pins if pin.fresh == 4] == ["locust", "langchain-core", "lm-eval"]
     assert all(pin.split == "heldout" for pin in pins if pin.fresh is not None)
     assert ("urllib3", "tune") in [(pin.name, pin.split) for pin in pins if pin.origin == "seen"]
     new = [pin.name for pin in pins if pin.origin == "new"]
@@ -314,11 +315,13 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # second reader called real; precision is real findings over judged ones. Held-out fell when fresh
 # batch 2 joined it (its 2 findings judged false, none of its 20 real defects found), and again with
 # fresh batch 3 (1 finding, judged false; none of its 16 real defects found): 1/104, 35/64, 49/64.
+# Fresh batch 4 (14 findings, 4 real and 10 debatable; 2 of its 27 real defects found) raised recall
+# and lowered strict precision: 3/131, 39/78, 63/78.
 # Tune rose in session 23 (whose failure, one stage run on the answer and the reference, a command's
 # non-zero exit as a broad family): 36/206, 59/107, 98/107.
 FLOORS = {
     "tune": {"recall": 0.174, "precision_real": 0.55, "precision_real_or_debatable": 0.91},
-    "heldout": {"recall": 0.009, "precision_real": 0.54, "precision_real_or_debatable": 0.76},
+    "heldout": {"recall": 0.022, "precision_real": 0.50, "precision_real_or_debatable": 0.80},
 }
 
 

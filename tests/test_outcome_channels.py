@@ -944,6 +944,76 @@ def test_a_probe_that_catches_the_not_found_error_after_the_try_stays_quiet(proj
     assert project.findings() == []
 
 
+def test_a_probe_that_answers_with_a_presence_test_or_catches_a_factory_class(project):
+    """A probe's "yes" may be a presence test of the lookup (`return client.head_bucket(…) is not
+    None`), and a root error may be reached through a factory (`except lazy_botocore().ClientError`):
+    the handler's False still answers "not there" for a 403, throttling or a 500. Reported at each
+    handler's return."""
+    project.write({"store.py": '''
+        from mylib import lazy_botocore
+
+
+        class Endpoints:
+            def endpoint_exists(self, name):
+                try:
+                    self.client.describe_endpoint(EndpointName=name)
+                except lazy_botocore().ClientError:
+                    return False
+                return True
+
+            def bucket_exists(self, name):
+                try:
+                    return self.client.head_bucket(Bucket=name) is not None
+                except Exception:
+                    return False
+        '''})
+    assert project.findings() == [("store.py", "FC003", 9), ("store.py", "FC003", 16)]
+
+
+def test_presence_tests_that_are_no_lookup_of_another_party_stay_quiet(project):
+    """Controls: a presence test of our own lookup (`self.load_entry`), of the local machine, or one
+    whose handler catches the not-found error answers what it says; a presence test in a function
+    that is no existence probe is not read as one."""
+    project.write({"store.py": '''
+        import shutil
+
+        import openai
+
+
+        class Entries:
+            def entry_exists(self, key):
+                try:
+                    return self.load_entry(key) is not None
+                except Exception:
+                    return False
+
+            def load_entry(self, key):
+                return self.table.get(key)
+
+
+        def tool_exists(name):
+            try:
+                return shutil.which(name) is not None
+            except Exception:
+                return False
+
+
+        def file_exists(file_id):
+            try:
+                return openai.files.retrieve(file_id) is not None
+            except openai.NotFoundError:
+                return False
+
+
+        def has_reply(client, prompt):
+            try:
+                return client.complete(prompt) is not None
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == []
+
+
 def test_what_follows_a_guard_is_decided_by_its_failed_compare(project):
     """openevals' pyright scorer: `if SEP in out: return parsed` … `return False, out` — the last
     return is the verdict for a missing separator, and the sandbox's CommandExitException writes the

@@ -75,6 +75,15 @@ def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Itera
         stack.extend(reversed(children))
 
 
+def _presence(answer: Optional[ast.expr]) -> bool:
+    """A lookup's answer that says only whether something came back (`client.get(key) is not None`):
+    its genuine "no" is the lookup finding nothing, as a probe's is."""
+    if not (isinstance(answer, ast.Compare) and len(answer.ops) == 1 and isinstance(answer.ops[0], ast.IsNot)):
+        return False
+    nothing = answer.comparators[0]
+    return isinstance(answer.left, ast.Call) and isinstance(nothing, ast.Constant) and nothing.value is None
+
+
 class Blames:
     """Part of `Scan`: the cause a broad handler or a "no result" test records or raises."""
 
@@ -91,6 +100,8 @@ class Blames:
             lookups = attempt.body
             last = (attempt.orelse or [s for s in after if not attempt.finalbody] or [None])[0]
         answer = last.value if isinstance(last, ast.Return) else None
+        if isinstance(last, ast.Return) and last in attempt.body and _presence(answer):
+            lookups, answer = attempt.body, ast.Constant(True)  # `return client.get(key) is not None`
         fields = answer.elts if isinstance(answer, ast.Tuple) else [answer]
         index = next((i for i, item in enumerate(fields) if isinstance(item, ast.Constant) and item.value is True), None)
         if index is None or len(fields) > 1 and index == 0:

@@ -149,7 +149,10 @@ def _handler_types(node: Optional[ast.expr], imports: dict[str, str]) -> tuple[s
     names = []
     for item in items:
         dotted = _dotted(item)
-        names.append(_resolve(dotted, imports).removeprefix("builtins.") if dotted else "?")
+        if dotted is None and isinstance(item, ast.Attribute):
+            names.append(item.attr)  # a class reached through a factory (`lazy_botocore().ClientError`)
+        else:
+            names.append(_resolve(dotted, imports).removeprefix("builtins.") if dotted else "?")
     return tuple(names)
 
 

@@ -481,3 +481,93 @@ def score_answer(answer, entry):
 '''
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- a handler that falls through to the verdict after the try --------------------------------------
+
+FALLS_THROUGH = '''
+def score_answer(answer, entry, judge):
+    try:
+        verdict = judge.ask(answer, entry["question"])
+        if verdict == "yes":
+            return 1.0
+    except Exception:
+        pass
+    return 0.0
+'''
+
+
+def test_a_handler_that_falls_through_to_the_verdict_after_the_try(project):
+    """The try ends in the verdict's guard, so `return 0.0` after it is the genuine "no"; a judge
+    that cannot be reached falls through to that same return. FC003 at that return (the line the
+    handler's value is written on)."""
+    found, rows = _check(project, FALLS_THROUGH)
+    assert found == [("m.py", "FC003", _line_of(FALLS_THROUGH, "return 0.0"))]
+    assert "falling through" in rows[0]["message"]
+
+
+def test_a_handler_that_falls_through_around_only_the_answer_stays_quiet(project):
+    """Only the candidate's answer can fail in the try (`float(answer)`): "wrong" is its verdict."""
+    source = FALLS_THROUGH.replace('verdict = judge.ask(answer, entry["question"])', "verdict = float(answer)") \
+        .replace('if verdict == "yes":', "if verdict == entry:")
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_a_handler_that_falls_through_after_a_try_that_decides_nothing_stays_quiet(project):
+    """Control, quiet before and after: the try only notes the answer, so the return after it is no
+    verdict the handler could be mistaken for."""
+    source = FALLS_THROUGH.replace('''        if verdict == "yes":
+            return 1.0
+''', '''        judge.log(verdict)
+''')
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_a_handler_that_returns_its_own_value_is_reported_at_its_return(project):
+    """Control, reported before and after: the handler's own `return 0.0`."""
+    source = FALLS_THROUGH.replace("        pass\n    return 0.0", "        return 0.0\n    return 0.0")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "        return 0.0"))]
+
+
+# -- conversions of the answer and of the reference in one try ------------------------------------
+
+CONVERTED = '''
+from decimal import Decimal
+
+
+def score_answer(answer, entry):
+    try:
+        got = int(answer)
+        want = int(entry["answer"])
+        if abs(got - want) <= Decimal("0.01"):
+            return 1.0
+        return 0.0
+    except Exception:
+        return 0.0
+'''
+
+
+def test_a_conversion_of_the_answer_and_of_the_reference_in_one_try(project):
+    """`int(answer)` and `int(entry["answer"])` (too ordinary to be stages of the work on their own): a
+    reference that holds no number is scored as a wrong answer. FC002 at the try, naming both
+    parties; FC003 at the handler's return."""
+    found, rows = _check(project, CONVERTED)
+    assert found == [("m.py", "FC002", _line_of(CONVERTED, "try:")),
+                     ("m.py", "FC003", _line_of(CONVERTED, "return 0.0", 2))]
+    spanning = next(row for row in rows if row["rule"] == "FC002")
+    assert "`answer`" in spanning["message"] and "`entry`" in spanning["message"]
+
+
+def test_a_conversion_of_only_the_answer_stays_quiet(project):
+    """The reference converted before the try: only the answer (and a literal, `Decimal("0.01")`,
+    which fails on no one's data) is read in it."""
+    source = CONVERTED.replace('''    try:
+        got = int(answer)
+        want = int(entry["answer"])''', '''    want = int(entry["answer"])
+    try:
+        got = int(answer)''')
+    found, _ = _check(project, source)
+    assert found == []

@@ -25,6 +25,11 @@ _DECIDING = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.No
 
 
 _CONVERSIONS = ("float", "int", "bool")
+# Calls that turn a text into a number or an expression (the concept "a conversion"), which the stage
+# table leaves out as too ordinary (`int`, `float`) or does not know: they fail on text that holds
+# none, and run on the answer and on the reference in one try they are two parties' failures
+# (`int(answer)`, `int(entry["answer"])`).
+_TEXT_TO_VALUE = frozenset("int float complex Fraction sympify parse_expr".split())
 
 
 _WORDS = re.compile(r"\W+")
@@ -180,6 +185,9 @@ class Channels:
                         if stage is not None:
                             found.append(StageCall(stage, name, node.lineno))
                             self.note_party(parties, found[-1], node)
+                    if name is not None and name.rpartition(".")[2] in _TEXT_TO_VALUE \
+                            and self.stages.classify(_resolve(name, self.imports)) in (None, "read"):
+                        self.note_party(parties, StageCall("read", name, node.lineno), node)  # `int(entry["answer"])`
                 elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
                     sides = [node.left, node.comparators[0]]
                     if any(_root(side) in bound for side in sides) \
@@ -196,8 +204,7 @@ class Channels:
                 bound.update(t.id for t in targets if isinstance(t, ast.Name))
         # `json.loads(answer)` and `json.loads(entry["answer"])`: one stage, two parties' failures
         calls = [call for stage, call in first.items() if len(parties.get(stage, ())) < 2]
-        calls += [call for stage, party in parties.items() if len(party) == 2 and stage in first
-                  for call in party.values()]
+        calls += [call for stage, party in parties.items() if len(party) == 2 for call in party.values()]
         found = tuple(sorted(calls, key=lambda call: call.line))
         self.tried[id(attempt)] = found
         return found

@@ -290,6 +290,7 @@ class FailurePaths:
         statements = _statement_count(node.body)  # a `with` block of ten statements is ten, not one
         body_end = node.body[-1].end_lineno or node.lineno
         block_end = body[-1].end_lineno or body_end
+        fallbacks: list[_Context] = []  # the handlers' contexts, for what follows a try that ends in a guard
         for handler in node.handlers:
             types = _handler_types(handler.type, self.imports)
             if catches_all(types):
@@ -320,8 +321,30 @@ class FailurePaths:
             self.block(handler.body, inner)
             if inner.fallback is not None and defaults:
                 self.kept(node, handler, inner, defaults, after)
+            if inner.fallback is not None:
+                fallbacks.append(inner if _leaves(handler.body) else
+                                 replace(inner, fallback=f"{inner.fallback} (falling through)"))
+        self.ended_in_a_guard(node, fallbacks, after)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
+
+    def ended_in_a_guard(self, attempt, fallbacks: list[_Context], after: tuple[ast.stmt, ...]) -> None:
+        """`try: … if parsed == expected: return 1.0` / `except Exception: …` / `return 0.0`: the try
+        ends in a verdict's guard, so the return after it is the genuine "no", decided by the guard's
+        failed compare. A handler's own `return 0.0` reads as that verdict, and a handler that falls
+        through (`except Exception: pass`) reaches the same return: its failure reads as the verdict
+        as surely. Only for a try whose handlers write a fallback."""
+        last = attempt.body[-1]
+        if not fallbacks or not isinstance(last, ast.If) or attempt.orelse or attempt.finalbody or not after \
+                or not isinstance(after[0], ast.Return) or after[0].value is None:
+            return
+        genuine = self.guarded(last, _Context())
+        if genuine.decided is None:
+            return
+        self.statement(after[0], genuine)
+        for handler in fallbacks:
+            if handler.fallback.endswith("(falling through)"):
+                self.statement(after[0], handler)
 
     def kept(self, attempt, handler: ast.ExceptHandler, context: _Context, defaults: _Defaults,
              after: tuple[ast.stmt, ...]) -> None:

@@ -55,7 +55,7 @@ class Provenance:
         if not candidates:
             return False
         for node in _nodes(attempt.body, prose=False):
-            if not isinstance(node, ast.Call) or _method(node) in _SAFE_CALLS:
+            if not isinstance(node, ast.Call) or _method(node) in _SAFE_CALLS or self.reads_a_literal(node):
                 continue
             given = self.given(node)
             if self.is_own_call(node):
@@ -68,6 +68,12 @@ class Provenance:
             if not given or not given <= candidates:
                 return False
         return True
+
+    def reads_a_literal(self, node: ast.Call) -> bool:
+        """`Decimal("0.01")`, `float("inf")`: a read of text written in the code fails on no one's data."""
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        return bool(arguments) and all(isinstance(a, ast.Constant) for a in arguments) \
+            and self.stages.classify(_resolve(_callee(node) or "", self.imports)) == "read"
 
     def given(self, call: ast.Call) -> frozenset[str]:
         """The parameters a call's arguments come from."""

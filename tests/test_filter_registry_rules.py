@@ -262,3 +262,94 @@ def test_fc004_selecting_records_by_a_state_of_a_vocabulary_is_quiet(project):
             return [run for run in runs if run.state in FAILURE_STATES]
         '''})
     assert project.findings() == [("dagrun.py", "FC004", 10)]
+
+
+# -- a tally over an outcome Enum that sorts some failure members and drops their siblings ----------
+
+STATUS = '''
+from enum import Enum
+
+
+class Status(Enum):
+    untested = 0
+    passed = 1
+    failed = 2
+    error = 3
+    hook_error = 4
+    cleanup_error = 5
+'''
+
+
+def test_fc004_a_tally_that_drops_sibling_failure_members(project):
+    """behave's summary: `failed` and `error` are sorted into lists, `hook_error` and `cleanup_error`
+    are in neither, whatever the members' values (ints here) and wherever the Enum lives. Reported
+    at the `if` and the `for` that start each tally."""
+    project.write({"runner/model.py": STATUS, "runner/__init__.py": "", "runner/summary.py": '''
+        from runner.model import Status
+
+
+        class Summary:
+            def on_scenario(self, scenario):
+                if scenario.status == Status.failed:
+                    self.failed.append(scenario)
+                elif scenario.status == Status.error:
+                    self.errored.append(scenario)
+
+            def error_count(self, counts):
+                total = 0
+                for status in (Status.error, Status.hook_error):
+                    total += counts.get(status, 0)
+                return total
+        '''})
+    findings = project.findings()
+    assert findings == [("runner/summary.py", "FC004", 6), ("runner/summary.py", "FC004", 13)]
+    messages = [row["message"] for row in json.loads(project.run("check", "--format", "json").stdout)["findings"]]
+    assert "Status.hook_error, Status.cleanup_error" in messages[0] and "Status.cleanup_error" in messages[1]
+
+
+def test_fc004_tallies_that_keep_every_failure_member_stay_quiet(project):
+    """Controls: every sibling has an arm, an `else` keeps the rest, the function names the others
+    elsewhere, the sorted members are no failures (`passed`), the arms collect nothing (a
+    predicate), or the class is no outcome Enum (`Color`)."""
+    project.write({"runner/model.py": STATUS + '''
+
+class Color(Enum):
+    red_error = 1
+    blue_error = 2
+''', "runner/__init__.py": "", "runner/summary.py": '''
+        from runner.model import Color, Status
+
+
+        class Summary:
+            def every_arm(self, s):
+                if s.status == Status.failed:
+                    self.failed.append(s)
+                elif s.status in (Status.error, Status.hook_error, Status.cleanup_error):
+                    self.errored.append(s)
+
+            def with_else(self, s):
+                if s.status == Status.error:
+                    self.errored.append(s)
+                else:
+                    self.rest.append(s)
+
+            def named_elsewhere(self, s):
+                if s.status == Status.error:
+                    self.errored.append(s)
+                if s.status in (Status.hook_error, Status.cleanup_error):
+                    self.hooks.append(s)
+
+            def passed_only(self, s):
+                if s.status == Status.passed:
+                    self.passed.append(s)
+
+            def is_error(self, s):
+                if s.status == Status.error:
+                    return True
+                return False
+
+            def colors(self, c):
+                if c == Color.red_error:
+                    self.red.append(c)
+        '''})
+    assert project.findings() == []

@@ -200,6 +200,32 @@ COLLECTIONS = frozenset({"list", "tuple", "set", "frozenset"})
 
 
 @dataclass(frozen=True)
+class Tally:
+    """A chain of tests that sorts outcomes into buckets by the members of one class, collecting in
+    each arm and keeping no arm for the rest (`if s.status == Status.failed: failed.append(s) elif
+    s.status == Status.error: errored.append(s)`, `for status in (Status.error, Status.hook_error):
+    count += …`); whether it leaves members out is FC004's to judge (facts/outcomes/tallies.py).
+
+    `owner` is the class as an import-resolved dotted name, `sorted` the members the chain tests,
+    `named` every member of it the function names."""
+
+    pos: Pos  # the `if` or `for` that starts the chain
+    function: str
+    owner: str
+    sorted: tuple[str, ...]
+    named: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Members:
+    """A module's Enum whose name says it holds outcomes (`Status`, `ErrorKind`), and its members'
+    names whatever their values (`failed = 3`): what a tally over it may sort."""
+
+    name: str  # qualified: module.Class
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Blame:
     """A place that may name an outside party for failures of ours, and what it says
     (facts/outcomes/); whether it blames one is FC006's to judge.
@@ -316,6 +342,8 @@ class FileFacts:
     # module constants derived from a collection (`KNOWN = {c.value for c in FailureCode}`):
     # (the constant's name, the import-resolved name of what it was derived from)
     aliases: tuple[tuple[str, str], ...] = ()
+    tallies: tuple[Tally, ...] = ()
+    enums: tuple[Members, ...] = ()
 
 
 @dataclass(frozen=True, order=True)

@@ -77,6 +77,9 @@ REGISTRY_WORDS = frozenset(
     "fail fails failed failure failures reason reasons error errors code codes fault faults"
     " status statuses state states outcome outcomes verdict verdicts".split()
 )
+# The bases that make a class an Enum: its members are what it names.
+ENUM_BASES = frozenset({"Enum", "StrEnum", "IntEnum", "Flag", "IntFlag", "ReprEnum"})
+
 FAILURE_WORDS = frozenset(
     "fail fails failed failure failures reason reasons error errors err errs fault faults violation"
     " violations problem problems issue issues".split()

@@ -57,6 +57,7 @@ class Project:
     _scopes: dict[str, list[Registry]] = field(default_factory=dict)  # path → discovered registries in scope
     # (path, constant) and (None, qualified constant) → what it was derived from (`KNOWN = frozenset(Codes)`)
     aliases: dict[tuple[Optional[str], str], str] = field(default_factory=dict)
+    enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # qualified Enum → its members' names
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -71,6 +72,7 @@ class Project:
                   and (registry.path, registry.name) not in configured_keys and _discoverable(registry, patterns, True)]
         project = cls(files, configured, discovered, patterns, by_use=by_use)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
+        project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source
@@ -194,6 +196,16 @@ class Project:
         if site.ref in self.constants:
             return Resolved(self.constants[site.ref])
         return Resolved(None)
+
+    def members_of(self, qualname: str) -> Optional[tuple[str, ...]]:
+        """The members of the project's outcome Enum a dotted name refers to: by its qualified name,
+        else by a class name only one of them has (a re-export: `from .model import Status`)."""
+        found = self.enums.get(qualname)
+        if found is not None:
+            return found
+        short = "." + qualname.rpartition(".")[2]
+        matches = [members for name, members in self.enums.items() if name.endswith(short) or name == short[1:]]
+        return matches[0] if len(matches) == 1 else None
 
     def registry_named(self, qualname: str, from_path: Optional[str] = None,
                        _seen: frozenset[str] = frozenset()) -> Optional[Registry]:

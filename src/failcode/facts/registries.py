@@ -14,9 +14,9 @@ import libcst as cst
 from failcode.facts.imports import ImportTable
 from failcode.facts.sinks import string_value
 from failcode.model import Pos, Registry, RegistryEntry
+from failcode.names import ENUM_BASES
 
 _COLLECTION_CALLS = {"frozenset": "frozenset", "set": "set", "tuple": "tuple", "list": "list"}
-_ENUM_BASES = {"Enum", "StrEnum", "IntEnum", "Flag", "IntFlag", "ReprEnum"}
 
 PosOf = Callable[[cst.CSTNode], Pos]
 Element = tuple[cst.CSTNode, str, Optional[str]]  # node, code, member
@@ -64,7 +64,7 @@ def collection_elements(value: cst.BaseExpression, imports: ImportTable,
 def class_elements(node: cst.ClassDef, imports: ImportTable) -> Optional[tuple[str, list[Element], bool]]:
     """(kind, members, complete) for an Enum or a plain class of string constants."""
     bases = [imports.resolve(arg.value) or "" for arg in node.bases]
-    kind = "enum" if any(base.rpartition(".")[2] in _ENUM_BASES or base.endswith("Enum") for base in bases) else "class"
+    kind = "enum" if any(base.rpartition(".")[2] in ENUM_BASES or base.endswith("Enum") for base in bases) else "class"
     elements: list[Element] = []
     complete = True
     for statement in node.body.body:

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from failcode.model import FileFacts, Finding
-from failcode.names import is_constant_name
+from failcode.names import FAILURE_WORDS, is_constant_name, segments
 from failcode.project import Project
 
 CODE = "FC004"
 NAME = "silent-reason-filter"
-SUMMARY = "A filter keeps only known codes, so an unknown code vanishes silently"
+SUMMARY = "A filter keeps only known codes, or a tally only some failure members, so the rest vanish silently"
 DEFAULT = True
 SCOPE = "file"
+
+_NEGATIONS = frozenset("no not non without".split())
 
 
 def _label(project: Project, name: str, path: str) -> str:
@@ -29,7 +31,35 @@ def _constant(name: Optional[str]) -> bool:
     return bool(name) and is_constant_name(name.rpartition(".")[2].lstrip("_"))
 
 
+def _left_out(sorted_: tuple[str, ...], named: tuple[str, ...], members: tuple[str, ...]) -> list[str]:
+    """The failure members a tally leaves out: siblings of the ones it sorts (`hook_error` and
+    `cleanup_error` beside `error`), named nowhere in the function. A member that says no failure
+    (`no_error`, `not_failed`) is no sibling."""
+    words = {word for member in sorted_ for word in segments(member) if word in FAILURE_WORDS}
+    return [member for member in members if member not in named and words.intersection(segments(member))
+            and _NEGATIONS.isdisjoint(segments(member))]
+
+
+def _tallies(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    """A chain that sorts outcomes by some failure members of an outcome Enum (`Status.failed`,
+    `Status.error`) into buckets, with no arm for their siblings (`Status.hook_error`): an outcome
+    of those is in no bucket, and nothing says so."""
+    for tally in facts.tallies:
+        members = project.members_of(tally.owner)
+        left = _left_out(tally.sorted, tally.named, members) if members is not None else []
+        if not left:
+            continue
+        owner = tally.owner.rpartition(".")[2]
+        sorted_ = " and ".join(f"{owner}.{m}" for m in tally.sorted) if len(tally.sorted) <= 2 else \
+            ", ".join(f"{owner}.{m}" for m in tally.sorted[:-1]) + f" and {owner}.{tally.sorted[-1]}"
+        missing = ", ".join(f"{owner}.{m}" for m in left)
+        yield Finding(facts.path, tally.pos, CODE,
+                      f"sorts {sorted_} into buckets but has no arm for {missing}: those outcomes vanish silently"
+                      " — handle them too, or keep the rest in an else", None)
+
+
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
+    yield from _tallies(facts, project)
     for flt in facts.filters:
         if flt.guarded:
             continue

@@ -36,6 +36,8 @@ The package holds one module per concept, and the scan of one function is one cl
 - `branches`: failure paths that are branches: no match, an error status, a dispatch no answer took;
 - `provenance`: where a value comes from: the candidate's output, a reply, our own code;
 - `blames`: what a broad handler or a "no result" test says caused a failure (FC006's facts);
+- `tallies`: chains that sort outcomes into buckets by an Enum's members, and the module's
+  outcome Enums (FC004's facts);
 - `records`: what the scan finds, before it is positioned; `syntax`: shapes of `ast` nodes.
 
 Names with a leading underscore are the package's own, shared between its modules; judgement stays
@@ -47,17 +49,19 @@ from __future__ import annotations
 import ast
 
 from failcode.facts.outcomes.scan import Scan
+from failcode.facts.outcomes.tallies import enums
 from failcode.facts.outcomes.syntax import _FUNCTIONS, _constant, _definitions, _inner, note_import
 from failcode.facts.stages import StageClassifier
 from failcode.facts.walk import walk
-from failcode.model import Blame, Write
+from failcode.model import Blame, Members, Tally, Write
 from failcode.names import is_constant_name
 
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
-                  is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...]]:
-    """The writes on every contested channel of the module's functions, and the catch-alls whose
-    try runs our own code, in source order."""
+                  is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
+                                                     tuple[Members, ...]]:
+    """The writes on every contested channel of the module's functions, the catch-alls whose try
+    runs our own code, and the tallies, in source order; and the module's outcome Enums."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -71,6 +75,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
                   for node in tree.body if isinstance(node, _FUNCTIONS)}
     writes: list[Write] = []
     blames: list[Blame] = []
+    tallies: list[Tally] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -80,13 +85,15 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         inner = scan.nested if scan.walked else _inner(function.body)
         pending.extend(_definitions(inner, qualname + ".", methods))
         contested = scan.contested()
-        if (contested or scan.blames) and not lines:
+        if (contested or scan.blames or scan.tallies) and not lines:
             lines = text.splitlines()
         writes.extend(w.finish(lines) for w in contested)
         blames.extend(b.finish(lines) for b in scan.blames)
+        tallies.extend(scan.finish_tallies(lines, module))
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
-    return tuple(writes), tuple(blames)
+    tallies.sort(key=lambda tally: tally.pos.line)
+    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

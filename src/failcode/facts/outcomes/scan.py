@@ -18,6 +18,7 @@ from failcode.facts.outcomes.channels import Channels
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
+from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _NOWHERE, _REFERENCE, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
     _constant, _default_call, _dispatch_test, _dotted, _key_channel, _parsed_number, _resolve)
@@ -105,7 +106,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Blames):
+class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -144,6 +145,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames):
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
+        self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
+        self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
@@ -185,9 +188,12 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames):
                 if context.fallback is None and not context.silent:
                     self.fell_through(statement, body[index + 1:])
             elif isinstance(statement, ast.If):
+                self.tallied(statement)
                 self.branch(statement, context, defaults, rest)
                 context = self.guarded(statement, context)
             else:
+                if isinstance(statement, ast.For):
+                    self.tallied(statement)
                 self.statement(statement, context)
                 if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) and context.fallback is None \
                         and not context.silent:

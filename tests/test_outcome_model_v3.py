@@ -571,3 +571,29 @@ def test_a_conversion_of_only_the_answer_stays_quiet(project):
         got = int(answer)''')
     found, _ = _check(project, source)
     assert found == []
+
+
+RETURNS_IN_THE_TRY = '''
+def score_answer(answer, entry, judge):
+    try:
+        verdict = judge.ask(answer, entry["question"])
+        return float(verdict == "yes")
+    except Exception:
+        pass
+    return 0.0
+'''
+
+
+def test_a_handler_that_falls_through_after_a_try_that_returns_its_verdict(project):
+    """The try returns its verdict, so the return after it runs only for a failure: the handler's
+    fallback as surely as its own `return 0.0`, and it reads as the compare's "no". FC003 at that
+    return."""
+    found, _ = _check(project, RETURNS_IN_THE_TRY)
+    assert found == [("m.py", "FC003", _line_of(RETURNS_IN_THE_TRY, "return 0.0"))]
+
+
+def test_a_handler_that_falls_through_to_a_distinct_value_stays_quiet(project):
+    """Control, quiet before and after: the failure returns None, which no verdict returns."""
+    source = RETURNS_IN_THE_TRY.replace("    return 0.0", "    return None")
+    found, _ = _check(project, source)
+    assert found == []

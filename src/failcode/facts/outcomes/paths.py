@@ -324,24 +324,28 @@ class FailurePaths:
             if inner.fallback is not None:
                 fallbacks.append(inner if _leaves(handler.body) else
                                  replace(inner, fallback=f"{inner.fallback} (falling through)"))
-        self.ended_in_a_guard(node, fallbacks, after)
+        self.after_the_try(node, fallbacks, after)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
 
-    def ended_in_a_guard(self, attempt, fallbacks: list[_Context], after: tuple[ast.stmt, ...]) -> None:
-        """`try: … if parsed == expected: return 1.0` / `except Exception: …` / `return 0.0`: the try
-        ends in a verdict's guard, so the return after it is the genuine "no", decided by the guard's
-        failed compare. A handler's own `return 0.0` reads as that verdict, and a handler that falls
-        through (`except Exception: pass`) reaches the same return: its failure reads as the verdict
-        as surely. Only for a try whose handlers write a fallback."""
+    def after_the_try(self, attempt, fallbacks: list[_Context], after: tuple[ast.stmt, ...]) -> None:
+        """What a handler that falls through (`except Exception: pass`) reaches: the return right
+        after the try. When the try ends in a verdict's guard (`if parsed == expected: return 1.0`),
+        that return is also the genuine "no", decided by the guard's failed compare, so a handler's
+        own `return 0.0` reads as that verdict too. When the try ends in a return (`return
+        float(got == want)`), the return after it runs only for a failure: a fallback as surely
+        as the handler's own `return 0.0` would be. Only for a try whose handlers write a fallback."""
         last = attempt.body[-1]
-        if not fallbacks or not isinstance(last, ast.If) or attempt.orelse or attempt.finalbody or not after \
+        if not fallbacks or attempt.orelse or attempt.finalbody or not after \
                 or not isinstance(after[0], ast.Return) or after[0].value is None:
             return
-        genuine = self.guarded(last, _Context())
-        if genuine.decided is None:
+        if isinstance(last, ast.If):
+            genuine = self.guarded(last, _Context())
+            if genuine.decided is None:
+                return
+            self.statement(after[0], genuine)
+        elif not isinstance(last, ast.Return):
             return
-        self.statement(after[0], genuine)
         for handler in fallbacks:
             if handler.fallback.endswith("(falling through)"):
                 self.statement(after[0], handler)

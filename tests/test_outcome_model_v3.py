@@ -573,15 +573,10 @@ def test_a_conversion_of_only_the_answer_stays_quiet(project):
     assert found == []
 
 
-RETURNS_IN_THE_TRY = '''
-def score_answer(answer, entry, judge):
-    try:
-        verdict = judge.ask(answer, entry["question"])
-        return float(verdict == "yes")
-    except Exception:
-        pass
-    return 0.0
-'''
+RETURNS_IN_THE_TRY = FALLS_THROUGH.replace('''        if verdict == "yes":
+            return 1.0
+''', '''        return float(verdict == "yes")
+''')
 
 
 def test_a_handler_that_falls_through_after_a_try_that_returns_its_verdict(project):

@@ -290,7 +290,7 @@ class FailurePaths:
         statements = _statement_count(node.body)  # a `with` block of ten statements is ten, not one
         body_end = node.body[-1].end_lineno or node.lineno
         block_end = body[-1].end_lineno or body_end
-        fallbacks: list[_Context] = []  # the handlers' contexts, for what follows a try that ends in a guard
+        fallbacks: list[tuple[_Context, bool]] = []  # each fallback handler's context, and whether it falls through
         for handler in node.handlers:
             types = _handler_types(handler.type, self.imports)
             if catches_all(types):
@@ -322,13 +322,12 @@ class FailurePaths:
             if inner.fallback is not None and defaults:
                 self.kept(node, handler, inner, defaults, after)
             if inner.fallback is not None:
-                fallbacks.append(inner if _leaves(handler.body) else
-                                 replace(inner, fallback=f"{inner.fallback} (falling through)"))
+                fallbacks.append((inner, not _leaves(handler.body)))
         self.after_the_try(node, fallbacks, after)
         self.block(node.orelse, context)
         self.block(node.finalbody, context)
 
-    def after_the_try(self, attempt, fallbacks: list[_Context], after: tuple[ast.stmt, ...]) -> None:
+    def after_the_try(self, attempt, fallbacks: list[tuple[_Context, bool]], after: tuple[ast.stmt, ...]) -> None:
         """What a handler that falls through (`except Exception: pass`) reaches: the return right
         after the try. When the try ends in a verdict's guard (`if parsed == expected: return 1.0`),
         that return is also the genuine "no", decided by the guard's failed compare, so a handler's
@@ -346,9 +345,9 @@ class FailurePaths:
             self.statement(after[0], genuine)
         elif not isinstance(last, ast.Return):
             return
-        for handler in fallbacks:
-            if handler.fallback.endswith("(falling through)"):
-                self.statement(after[0], handler)
+        for handler, falls in fallbacks:
+            if falls:
+                self.statement(after[0], replace(handler, fallback=f"{handler.fallback} (falling through)"))
 
     def kept(self, attempt, handler: ast.ExceptHandler, context: _Context, defaults: _Defaults,
              after: tuple[ast.stmt, ...]) -> None:

@@ -353,3 +353,42 @@ class Color(Enum):
                     self.red.append(c)
         '''})
     assert project.findings() == []
+
+
+def test_fc004_a_tally_over_a_class_of_status_constants(project):
+    """The same tally over a plain class of string constants (`JobStatus.FAILED = "failed"`): a job
+    that timed out (`TIMEOUT_ERROR`) is in neither list. A class of the same name words that holds
+    one constant and methods is no vocabulary: quiet. Reported at the `if` of the first tally."""
+    project.write({"jobs.py": '''
+        class JobStatus:
+            QUEUED = "queued"
+            FAILED = "failed"
+            ERROR = "error"
+            TIMEOUT_ERROR = "timeout_error"
+
+
+        class ErrorState:
+            LAST_ERROR = "last_error"
+
+            def describe(self):
+                return "state"
+
+
+        def tally(jobs):
+            failed, errored = [], []
+            for job in jobs:
+                if job.status == JobStatus.FAILED:
+                    failed.append(job)
+                elif job.status == JobStatus.ERROR:
+                    errored.append(job)
+            return failed, errored
+
+
+        def last_errors(states):
+            kept = []
+            for state in states:
+                if state.kind == ErrorState.LAST_ERROR:
+                    kept.append(state)
+            return kept
+        '''})
+    assert project.findings() == [("jobs.py", "FC004", 18)]

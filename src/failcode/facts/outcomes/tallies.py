@@ -23,20 +23,23 @@ _ONE_OF = (ast.Tuple, ast.List, ast.Set)
 
 
 def enums(tree: ast.Module, module: str, imports: dict[str, str]) -> tuple[Members, ...]:
-    """The module's Enums whose name says they hold outcomes, with their members' names."""
+    """The module's classes whose name says they hold outcomes, with their members' names: an
+    Enum's members whatever their values, a plain class's string or number constants
+    (`class JobStatus: FAILED = "failed"`)."""
     found = []
     for node in tree.body:
         if not isinstance(node, ast.ClassDef) or not is_registry_name(node.name):
             continue
         bases = [_resolve(_dotted(base) or "", imports).rpartition(".")[2] for base in node.bases]
-        if not any(base in ENUM_BASES or base.endswith("Enum") for base in bases):
-            continue
+        enum = any(base in ENUM_BASES or base.endswith("Enum") for base in bases)
         names = []
         for statement in node.body:
             targets = statement.targets if isinstance(statement, ast.Assign) else \
                 [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value is not None else []
-            names += [t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("_")]
-        if names:
+            value = statement.value if targets else None
+            if enum or isinstance(value, ast.Constant) and isinstance(value.value, (str, int)):
+                names += [t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("_")]
+        if len(names) >= 2:
             found.append(Members(f"{module}.{node.name}" if module else node.name, tuple(names)))
     return tuple(found)
 

@@ -900,11 +900,7 @@ def test_probes_that_ask_the_machine_or_catch_the_not_found_error_stay_quiet(pro
     assert project.findings() == []
 
 
-def test_a_probe_whose_yes_follows_the_try_and_whose_handler_is_a_root_error(project):
-    """The "yes" in the try's `else` or right after it is the same answer as one last in the try, and
-    a library's root error (`ClientError`: 403, throttling, a 500) is as broad as a catch-all around a
-    lookup: each `return False` is reported at the handler's return."""
-    project.write({"store.py": '''
+OBJECT_EXISTS = '''
         import botocore.exceptions
         import openai
 
@@ -915,7 +911,14 @@ def test_a_probe_whose_yes_follows_the_try_and_whose_handler_is_a_root_error(pro
             except botocore.exceptions.ClientError:
                 return False
             return True
+'''
 
+
+def test_a_probe_whose_yes_follows_the_try_and_whose_handler_is_a_root_error(project):
+    """The "yes" in the try's `else` or right after it is the same answer as one last in the try, and
+    a library's root error (`ClientError`: 403, throttling, a 500) is as broad as a catch-all around a
+    lookup: each `return False` is reported at the handler's return."""
+    project.write({"store.py": OBJECT_EXISTS + '''
 
         def file_exists(file_id):
             try:
@@ -930,17 +933,8 @@ def test_a_probe_whose_yes_follows_the_try_and_whose_handler_is_a_root_error(pro
 
 def test_a_probe_that_catches_the_not_found_error_after_the_try_stays_quiet(project):
     """Control, quiet before and after: the handler catches the not-found error itself."""
-    project.write({"store.py": '''
-        import botocore.exceptions
-
-
-        def object_exists(client, bucket, key):
-            try:
-                client.head_object(Bucket=bucket, Key=key)
-            except client.exceptions.NoSuchKey:
-                return False
-            return True
-        '''})
+    project.write({"store.py": OBJECT_EXISTS.replace("except botocore.exceptions.ClientError:",
+                                                     "except client.exceptions.NoSuchKey:")})
     assert project.findings() == []
 
 

@@ -101,6 +101,11 @@ def head(name: str) -> tuple[str, ...]:
     return tuple(segs)
 
 
+def listed(parts: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`: names as a message lists them."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def is_registry_name(name: str) -> bool:
     """A name that says it holds codes: its head noun is a failure/reason/code/status word."""
     segs = head(name)

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from failcode.facts.vocabulary import fails_open
 from failcode.model import FileFacts, Finding
+from failcode.names import listed
 from failcode.project import Project
 
 CODE = "FC002"
@@ -20,8 +21,7 @@ def _message(stages, recorded: str, unit: str) -> str:
 
 
 def _stages_text(stages) -> str:
-    parts = [f"{s.stage} ({s.name}, line {s.line})" for s in stages]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return listed([f"{s.stage} ({s.name}, line {s.line})" for s in stages])
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from failcode.model import FileFacts, Finding
-from failcode.names import FAILURE_WORDS, is_constant_name, segments
+from failcode.names import FAILURE_WORDS, is_constant_name, listed, segments
 from failcode.project import Project
 
 CODE = "FC004"
@@ -50,8 +50,7 @@ def _tallies(facts: FileFacts, project: Project) -> Iterator[Finding]:
         if not left:
             continue
         owner = tally.owner.rpartition(".")[2]
-        sorted_ = " and ".join(f"{owner}.{m}" for m in tally.sorted) if len(tally.sorted) <= 2 else \
-            ", ".join(f"{owner}.{m}" for m in tally.sorted[:-1]) + f" and {owner}.{tally.sorted[-1]}"
+        sorted_ = listed([f"{owner}.{m}" for m in tally.sorted])
         missing = ", ".join(f"{owner}.{m}" for m in left)
         yield Finding(facts.path, tally.pos, CODE,
                       f"sorts {sorted_} into buckets but has no arm for {missing}: those outcomes vanish silently"

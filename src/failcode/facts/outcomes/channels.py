@@ -179,14 +179,14 @@ class Channels:
             for node in _nodes([statement], prose=False):
                 if isinstance(node, ast.Call):
                     name = _callee(node)
+                    stage = None
                     if name is not None and not is_trivial(name):
                         keywords = [k.arg for k in node.keywords if k.arg]
                         stage = self.stages.classify(_resolve(name, self.imports), keywords)
                         if stage is not None:
                             found.append(StageCall(stage, name, node.lineno))
                             self.note_party(parties, found[-1], node)
-                    if name is not None and name.rpartition(".")[2] in _TEXT_TO_VALUE \
-                            and self.stages.classify(_resolve(name, self.imports)) in (None, "read"):
+                    if stage is None and name is not None and name.rpartition(".")[2] in _TEXT_TO_VALUE:
                         self.note_party(parties, StageCall("read", name, node.lineno), node)  # `int(entry["answer"])`
                 elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
                     sides = [node.left, node.comparators[0]]

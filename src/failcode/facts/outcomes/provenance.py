@@ -28,6 +28,10 @@ _SAFE_CALLS = frozenset("len any all type str repr isinstance issubclass id hash
 _HARNESS_REPLY = frozenset("judge judgment judgement grader critic critique evaluator rater".split())
 
 
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    return [*call.args, *(k.value for k in call.keywords)]
+
+
 def _method(node: ast.Call) -> str:
     """The called function's own name, also on a receiver no dotted name spells (`entry["pieces"].items()`)."""
     if isinstance(node.func, ast.Attribute):
@@ -71,13 +75,13 @@ class Provenance:
 
     def reads_a_literal(self, node: ast.Call) -> bool:
         """`Decimal("0.01")`, `float("inf")`: a read of text written in the code fails on no one's data."""
-        arguments = [*node.args, *(k.value for k in node.keywords)]
+        arguments = _arguments(node)
         return bool(arguments) and all(isinstance(a, ast.Constant) for a in arguments) \
             and self.stages.classify(_resolve(_callee(node) or "", self.imports)) == "read"
 
     def given(self, call: ast.Call) -> frozenset[str]:
         """The parameters a call's arguments come from."""
-        return self.origins([*call.args, *(k.value for k in call.keywords)])
+        return self.origins(_arguments(call))
 
     def parses(self, node: ast.Call) -> bool:
         """A call the stage table calls a read (`parse_board(answer)`, `self._parse_grid(answer)`: a

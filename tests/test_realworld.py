@@ -64,18 +64,19 @@ def test_bad_corpus_lines(line, error):
 
 
 def test_the_committed_corpus_and_its_split():
-    """82 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and four fresh batches
+    """85 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and five fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
     assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 5, 47)
-    assert origins["fresh-3"] == origins["fresh-4"] == 3
+    assert origins["fresh-3"] == origins["fresh-4"] == origins["fresh-5"] == 3
     assert [pin.name for pin in pins if pin.fresh == 1] == ["outlines", "guidance", "composio-core"]
     assert [pin.name for pin in pins if pin.fresh == 2] == ["google-genai", "pymongo", "flytekit"]
     assert [pin.name for pin in pins if pin.fresh == 3] == ["ax-platform", "pytest-xdist", "hypothesis"]
     assert [pin.name for pin in pins if pin.fresh == 4] == ["locust", "langchain-core", "lm-eval"]
+    assert [pin.name for pin in pins if pin.fresh == 5] == ["ragas", "evalplus", "rq"]
     assert all(pin.split == "heldout" for pin in pins if pin.fresh is not None)
     assert ("urllib3", "tune") in [(pin.name, pin.split) for pin in pins if pin.origin == "seen"]
     new = [pin.name for pin in pins if pin.origin == "new"]
@@ -322,10 +323,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # the verdict after the try, conversions of both parties, a tally that drops an Enum's failure
 # members) found 3 more tune defects with 12 findings judged 4 real and 8 debatable, so strict
 # precision fell: 39/206, 63/119, 110/119; held-out gained 2 findings judged debatable: 3/131,
-# 39/80, 65/80.
+# 39/80, 65/80. Fresh batch 5 (no finding; none of its 24 real defects found) lowered held-out recall
+# to 3/155.
 FLOORS = {
     "tune": {"recall": 0.189, "precision_real": 0.52, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.022, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
+    "heldout": {"recall": 0.019, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
 }
 
 

@@ -2011,7 +2011,8 @@ def test_handlers_that_decide_or_say_why_stay_quiet(project):
 
 def test_a_blanket_handler_beside_a_decision_is_still_reported(project):
     """Control: the handler's unconditional `return False` after a logged branch is the fallback
-    that reads as the compare's verdict."""
+    that reads as the compare's verdict. The try normalises the answer and the reference in one
+    handler's reach, so it is two parties' failures too (FC002 at the try)."""
     project.write({"grade.py": '''
         def grade(answer, expected, verbose):
             try:
@@ -2022,7 +2023,7 @@ def test_a_blanket_handler_beside_a_decision_is_still_reported(project):
                     print(e)
                 return False
         '''})
-    assert project.findings() == [("grade.py", "FC003", 8)]
+    assert project.findings() == [("grade.py", "FC002", 2), ("grade.py", "FC003", 8)]
 
 
 def test_a_default_of_nothing_is_no_answer(project):

@@ -592,3 +592,80 @@ def test_a_handler_that_falls_through_to_a_distinct_value_stays_quiet(project):
     source = RETURNS_IN_THE_TRY.replace("    return 0.0", "    return None")
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- whose failure: one try works on the reference and on the answer, in calls of no stage ----------
+
+PUZZLE = '''
+class Board:
+    def __init__(self, config):
+        self.cells = [list(row) for row in config.split("/")]
+
+    def perform_moves(self, moves):
+        for move in moves.split(","):
+            self.cells[int(move)].reverse()
+
+    def is_solved(self):
+        return self.cells == sorted(self.cells)
+
+
+def score_answer(answer, entry):
+    try:
+        board = Board(entry["metadata"]["board_config"])
+        board.perform_moves(answer)
+        if board.is_solved():
+            return 1.0
+        return 0.0
+    except Exception:
+        return 0.0
+'''
+
+
+def test_a_try_that_builds_the_reference_and_replays_the_answer(project):
+    """A puzzle that cannot be built from the dataset entry is scored as an unsolved answer: the try
+    runs `Board(entry[…])` on the reference and `board.perform_moves(answer)` on the candidate's
+    output, no stage either, and one handler answers 0.0 for both. FC002 at the try, naming both;
+    FC003 at the handler's return, which reads as the "not solved" that `board.is_solved()` decides
+    in a function that judges."""
+    found, rows = _check(project, PUZZLE)
+    assert found == [("m.py", "FC002", _line_of(PUZZLE, "    try:")),
+                     ("m.py", "FC003", _line_of(PUZZLE, "return 0.0", 2))]
+    spanning = next(row for row in rows if row["rule"] == "FC002")
+    assert "`answer`" in spanning["message"] and "`entry`" in spanning["message"]
+
+
+BUILT_BEFORE = PUZZLE.replace('''    try:
+        board = Board(entry["metadata"]["board_config"])
+''', '''    board = Board(entry["metadata"]["board_config"])
+    try:
+''')
+
+
+def test_a_reference_built_before_the_try_is_one_party(project):
+    """The board is built before the try: the try runs one call, on the answer and the board
+    together, so there are no two parties to tell apart, and no FC002. The handler's 0.0 still
+    reads as "not solved" while a method of our own board can fail (the harness at work): FC003
+    stays."""
+    found, _ = _check(project, BUILT_BEFORE)
+    assert found == [("m.py", "FC003", _line_of(BUILT_BEFORE, "return 0.0", 2))]
+
+
+def test_a_log_line_about_the_reference_is_no_work_on_it(project):
+    """A log line naming the entry, and an error built to be raised, fail on no one's data: the try
+    still runs on one party, and FC002 stays quiet."""
+    source = BUILT_BEFORE.replace('''    try:
+''', '''    try:
+        logger.info("scoring %s", entry["id"])
+        if not answer:
+            raise ValueError(entry["id"])
+''').replace("class Board:", "import logging\nlogger = logging.getLogger(__name__)\n\n\nclass Board:")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "return 0.0", 2))]
+
+
+def test_a_yes_no_question_outside_a_judging_function_decides_nothing(project):
+    """Control, quiet before and after: `is_solved()` answers for a function that judges nothing, so
+    its 0.0 is no verdict for the handler's 0.0 to read as."""
+    source = PUZZLE.replace("def score_answer(answer, entry):", "def replay(answer, entry):")
+    found, _ = _check(project, source)
+    assert found == []

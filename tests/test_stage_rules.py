@@ -877,8 +877,9 @@ def test_fc003_return_channel_counts_only_what_the_handler_stands_in_for(project
             return float(compare_answers(normalised, parsed))
         '''})
     # control: score_pair's try guards two statements, and the verdict after it in the same block
-    # is what the handler stands in for
-    assert project.findings() == [("equal.py", "FC003", 28)]
+    # is what the handler stands in for; its two statements work on the candidate's prediction and
+    # on the gold, two parties' failures for one 0.0 (FC002 at the try)
+    assert project.findings() == [("equal.py", "FC002", 24), ("equal.py", "FC003", 28)]
 
 
 def test_a_specific_handler_records_what_its_exception_means(project):

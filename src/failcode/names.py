@@ -86,6 +86,17 @@ FAILURE_WORDS = frozenset(
 )
 
 
+# The words that open the name of a yes/no question (`is_solved`, `_has_cycle`, `can_reach`): the
+# concept "a predicate".
+_PREDICATE_HEADS = frozenset("is are has have can should supports needs".split())
+
+
+def is_predicate_name(name: str) -> bool:
+    """`is_dense_contiguous`, `self._is_solved`: a function whose answer is yes or no."""
+    words = segments(name.rpartition(".")[2])
+    return bool(words) and words[0] in _PREDICATE_HEADS
+
+
 def head(name: str) -> tuple[str, ...]:
     """The segments up to the noun that says what a name holds: `failures_by_case` → (failures,),
     `FAILURE_ORDER` → (failure,), `FailureReason2` → (failure, reason), `error_handlers` unchanged."""

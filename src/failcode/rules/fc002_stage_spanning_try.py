@@ -17,6 +17,10 @@ SCOPE = "file"
 
 def _message(stages, recorded: str, unit: str) -> str:
     both = "both" if len(stages) == 2 else "all of them"
+    if any(s.stage == "run" for s in stages):  # not two stages: one call on the candidate's data, one on other data
+        calls = listed([f"{s.name} (line {s.line})" for s in stages])
+        return (f"try runs {calls}, on the candidate's data and on data it did not give; {recorded} for {both} — "
+                f"a failure on the reference reads as the answer's; split the try so each gets its own {unit}")
     return f"try spans {_stages_text(stages)}; {recorded} for {both} — split the try so each stage gets its own {unit}"
 
 

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.model import ANY_NUMBER, FileFacts, Finding, Write
-from failcode.names import segments
+from failcode.names import is_predicate_name
 from failcode.project import Project
 
 CODE = "FC003"
@@ -129,14 +129,10 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
 
 
-_PREDICATE_HEADS = frozenset("is are has have can should supports needs".split())
-
-
 def _fails_closed(fallback: Write) -> bool:
     """A predicate that does not judge (`is_dense_contiguous`, `are_block_parameters_compatible`,
     not `is_correct`) answers False when its check raises: the machinery failing closed, "cannot
     tell, so no", not a verdict on something checked."""
     name = fallback.function.rpartition(".")[2]
-    words = segments(name)
-    return fallback.kind in ("except", "narrow-except") and fallback.values[0] == "0.0" and bool(words) \
-        and words[0] in _PREDICATE_HEADS and not is_verdict_function(name) and not fails_open(fallback)
+    return fallback.kind in ("except", "narrow-except") and fallback.values[0] == "0.0" and is_predicate_name(name) \
+        and not is_verdict_function(name) and not fails_open(fallback)

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import Iterator, Optional
 
+from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
     _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _explained, _nodes, _parsed_number,
@@ -18,7 +19,7 @@ from failcode.facts.stages import STAGE_ORDER, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
 from failcode.model import ANY_NUMBER, StageCall
-from failcode.names import FAILURE_WORDS, is_constant_name, segments
+from failcode.names import FAILURE_WORDS, is_constant_name, is_predicate_name, segments
 
 
 _DECIDING = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
@@ -173,6 +174,7 @@ class Channels:
             return known
         first: dict[str, StageCall] = {}
         parties: dict[str, dict[bool, StageCall]] = {}  # stage → whose data it works on: the candidate's or not
+        sides: dict[bool, StageCall] = {}  # the first call on the candidate's data, and on another's
         bound: set[str] = set()
         for statement in _simple_statements(attempt.body):
             found: list[StageCall] = []  # the statement's stage is its last: `float(verify(parse(a)))` compares
@@ -185,13 +187,15 @@ class Channels:
                         stage = self.stages.classify(_resolve(name, self.imports), keywords)
                         if stage is not None:
                             found.append(StageCall(stage, name, node.lineno))
-                            self.note_party(parties, found[-1], node)
+                            self.note_party(parties, sides, found[-1], node)
                     if stage is None and name is not None and name.rpartition(".")[2] in _TEXT_TO_VALUE:
-                        self.note_party(parties, StageCall("read", name, node.lineno), node)  # `int(entry["answer"])`
+                        self.note_party(parties, sides, StageCall("read", name, node.lineno), node)  # `int(entry["answer"])`
+                    elif stage is None and self.can_fail(node):
+                        self.note_party(parties, sides, StageCall("run", name or _method(node), node.lineno), node)
                 elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
-                    sides = [node.left, node.comparators[0]]
-                    if any(_root(side) in bound for side in sides) \
-                            and not any(_is_literal(side) for side in sides):
+                    operands = [node.left, node.comparators[0]]
+                    if any(_root(side) in bound for side in operands) \
+                            and not any(_is_literal(side) for side in operands):
                         found.append(StageCall("compare", "==" if isinstance(node.ops[0], ast.Eq) else "!=", node.lineno))
             if found:
                 last = max(found, key=lambda call: STAGE_ORDER.index(call.stage))
@@ -205,23 +209,39 @@ class Channels:
         # `json.loads(answer)` and `json.loads(entry["answer"])`: one stage, two parties' failures
         calls = [call for stage, call in first.items() if len(parties.get(stage, ())) < 2]
         calls += [call for stage, party in parties.items() if len(party) == 2 for call in party.values()]
+        # `Board(entry["board"])` and `board.perform_moves(answer)`: not two stages, but two parties'
+        # failures, each its own step
+        if len(calls) < 2 and len(sides) == 2 and len({call.line for call in sides.values()}) == 2:
+            calls = list(sides.values())
         found = tuple(sorted(calls, key=lambda call: call.line))
         self.tried[id(attempt)] = found
         return found
 
-    def note_party(self, parties: dict[str, dict[bool, StageCall]], call: StageCall, node: ast.Call) -> None:
-        """In a function that judges a candidate, a stage call on the candidate's data only (True) or
-        on data it was not given by the candidate (False: the reference, the dataset entry), named
-        with that data: a try that runs both cannot tell whose failure its handler records."""
+    def note_party(self, parties: dict[str, dict[bool, StageCall]], sides: dict[bool, StageCall], call: StageCall,
+                   node: ast.Call) -> None:
+        """In a function that judges a candidate, a call on the candidate's data only (True) or on
+        data it was not given by the candidate (False: the reference, the dataset entry), named
+        with that data, by its stage; and the first call on each side, whatever it is (`board =
+        Board(entry["board"])`, then `board.perform_moves(answer)`: the candidate's data with the
+        reference's is the candidate's side). A try that runs both cannot tell whose failure its
+        handler records."""
         candidates = self.candidates()
         if not candidates:
             return
         given = self.given(node)
-        if not given or given & candidates and not given <= candidates:
-            return
-        own = given <= candidates
-        names = ", ".join(f"`{name}`" for name in sorted(given))
-        parties.setdefault(call.stage, {}).setdefault(own, StageCall(call.stage, f"{call.name} of {names}", call.line))
+        if given and call.stage != "run" and not (given & candidates and not given <= candidates):
+            names = ", ".join(f"`{name}`" for name in sorted(given))
+            parties.setdefault(call.stage, {}).setdefault(given <= candidates,
+                                                          StageCall(call.stage, f"{call.name} of {names}", call.line))
+        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        held = self.origins([receiver]) if receiver is not None and not self.is_module(receiver) else frozenset()
+        # what a call is given decides its side; what its receiver holds adds the candidate's data
+        # (`board.perform_moves(answer)`), never the reference's (`board.is_solved()` after moves
+        # on it: what the board holds then is the answer's doing as much as the entry's)
+        own = bool((given | held) & candidates)
+        if given or own:
+            names = ", ".join(f"`{name}`" for name in sorted(given | held))
+            sides.setdefault(own, StageCall(call.stage, f"{call.name} of {names}", call.line))
 
     def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
         """(node, values, role, kind, why) for what an expression can write; role None for a constant."""
@@ -340,7 +360,10 @@ class Channels:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.deciding(node.operand, judging)
         if isinstance(node, ast.Call) and _callee(node) is not None:
-            return node if self.stages.classify(_resolve(_callee(node), self.imports)) == "compare" else None
+            # a compare stage anywhere; where a function judges, also a yes/no question of ours or
+            # another's (`if self._is_solved(state): return 1.0`)
+            return node if self.stages.classify(_resolve(_callee(node), self.imports)) == "compare" \
+                or judging and is_predicate_name(_callee(node)) else None
         return None
 
     def judges_reply(self, left: ast.expr, right: ast.expr) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from failcode.facts.outcomes.syntax import _BUILTINS, _awaited, _callee, _nodes, _parameters, _resolve
+from failcode.facts.outcomes.syntax import _BUILTINS, _LOGGING, _awaited, _callee, _nodes, _parameters, _resolve
 from failcode.facts.vocabulary import is_candidate_name
 from failcode.facts.walk import walk
 from failcode.names import segments
@@ -26,6 +26,9 @@ _SAFE_CALLS = frozenset("len any all type str repr isinstance issubclass id hash
 
 # A function that reads a judge's, grader's or critic's reply: its input is the harness's, not the candidate's
 _HARNESS_REPLY = frozenset("judge judgment judgement grader critic critique evaluator rater".split())
+
+
+_ERROR_CLASSES = ("Error", "Exception", "Warning")
 
 
 def _arguments(call: ast.Call) -> list[ast.expr]:
@@ -72,6 +75,13 @@ class Provenance:
             if not given or not given <= candidates:
                 return False
         return True
+
+    def can_fail(self, node: ast.Call) -> bool:
+        """A call that can fail on the data it is given: not `len`, `str`, `sorted`, a read of a
+        literal, a log line or an error built to be raised."""
+        method = _method(node)
+        return method not in _SAFE_CALLS and method not in _LOGGING and not method.endswith(_ERROR_CLASSES) \
+            and not self.reads_a_literal(node)
 
     def reads_a_literal(self, node: ast.Call) -> bool:
         """`Decimal("0.01")`, `float("inf")`: a read of text written in the code fails on no one's data."""

@@ -669,3 +669,81 @@ def test_a_yes_no_question_outside_a_judging_function_decides_nothing(project):
     source = PUZZLE.replace("def score_answer(answer, entry):", "def replay(answer, entry):")
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- channels wherever they are written (principle 4) -------------------------------------------
+
+CHANNELS = '''
+def grade_update(answer, expected):
+    result = {}
+    try:
+        ok = run_in_sandbox(answer) == expected
+        result.update({"correct": ok})
+    except Exception:
+        result.update({"correct": False})
+    return result
+
+
+def grade_update_keywords(answer, expected, result):
+    try:
+        result.update(correct=run_in_sandbox(answer) == expected)
+    except Exception:
+        result.update(correct=False)
+
+
+def grade_all(items):
+    for answer, expected in items:
+        try:
+            yield run_in_sandbox(answer) == expected
+        except Exception:
+            yield False
+
+
+def score_record(answer, expected, score):
+    try:
+        score.value = {"accuracy": float(run_in_sandbox(answer) == expected)}
+    except Exception:
+        score.value = {"accuracy": 0.0}
+
+
+def grade_keyword(answer, expected):
+    try:
+        return Score(value={"correct": run_in_sandbox(answer) == expected})
+    except Exception:
+        return Score(value={"correct": False})
+
+
+def grade_pair(answer, expected):
+    try:
+        got = run_in_sandbox(answer)
+        return got, got == expected
+    except Exception:
+        return None, False
+'''
+
+
+def test_verdict_channels_wherever_they_are_written(project):
+    """A dict given to `.update()` (as a literal or as keywords), a generator's `yield`, a dict
+    assigned to a record's attribute, a dict passed as a keyword, and a tuple's later element are
+    channels: each handler's False or 0.0 reads as the compare's "wrong" there. FC003 at each
+    handler's write."""
+    found, rows = _check(project, CHANNELS)
+    expected = [_line_of(CHANNELS, 'result.update({"correct": False})'),
+                _line_of(CHANNELS, "result.update(correct=False)"),
+                _line_of(CHANNELS, "yield False"),
+                _line_of(CHANNELS, 'score.value = {"accuracy": 0.0}'),
+                _line_of(CHANNELS, 'return Score(value={"correct": False})'),
+                _line_of(CHANNELS, "return None, False")]
+    assert found == [("m.py", "FC003", line) for line in expected]
+    actions = [row["message"].split(", the verdict")[0] for row in rows]
+    assert "except Exception: yields False" in actions
+    assert "except Exception: passes value={'correct': False} to Score" in actions
+
+
+def test_verdict_channels_with_a_distinct_failure_value_stay_quiet(project):
+    """Control, quiet before and after: each handler writes None, which no verdict writes."""
+    source = CHANNELS.replace('{"correct": False}', '{"correct": None}').replace("correct=False", "correct=None") \
+        .replace("yield False", "yield None").replace('{"accuracy": 0.0}', '{"accuracy": None}') \
+        .replace("return None, False", "return None, None")
+    found, _ = _check(project, source)
+    assert found == []

@@ -177,9 +177,15 @@ class Write:
             return f"returns {text}"
         if channel.startswith("return["):
             return f"returns {text} as {channel}"
+        if channel == "yield" or channel.startswith("yield["):
+            return f"yields {text}" + (f" as {channel}" if channel != "yield" else "")
         if channel.endswith("=)"):
             callee, _, keyword = channel[:-2].partition("(")
             return f"passes {keyword}={text} to {callee}"
+        if "=)[" in channel:  # `Score(value={"correct": False})`
+            call, _, key = channel.partition("=)")
+            callee, _, keyword = call.partition("(")
+            return f"passes {keyword}={{{key[1:-1]}: {text}}} to {callee}"
         receiver, dot, method = channel.rpartition(".")
         if dot and method in ("append", "add", "extend", "put"):
             return f"{'adds' if method == 'add' else method + 's'} {text} to {receiver}"

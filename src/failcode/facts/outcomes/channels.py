@@ -129,15 +129,17 @@ class Channels:
                 return  # `return False, "timeout"`: the reason beside the verdict says what happened
             self.write(f"{channel}[0]", value.elts[0], context)
             for index, item in enumerate(value.elts[1:], 1):  # `return name, False`: a flag beside what it is about
-                if isinstance(item, ast.Constant) and isinstance(item.value, bool):
-                    self.write(f"{channel}[{index}]", item, context)
+                if isinstance(item, ast.Constant) and isinstance(item.value, bool) \
+                        or not _is_literal(item) and self.verdict(item, self.judges) is not None:
+                    self.write(f"{channel}[{index}]", item, context)  # `return got, got == expected`
             return
         if isinstance(value, ast.Call) and value.keywords and not _default_call(value):
             callee = _dotted(value.func)
             if callee is not None:
                 for keyword in value.keywords:
-                    if keyword.arg is not None:
-                        self.write(f"{callee}({keyword.arg}=)", keyword.value, context)
+                    if keyword.arg is not None:  # `Score(value={"correct": ok})`: a key channel each
+                        self.write(f"{callee}({keyword.arg}=)", keyword.value, context,
+                                   top=isinstance(keyword.value, ast.Dict))
             return
         if context.exhausted and isinstance(value, ast.Call) and not value.args and not value.keywords \
                 and (_callee(value) or "").rpartition(".")[2][:1].isupper():

@@ -303,12 +303,12 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         elif isinstance(target, ast.Attribute):
             dotted = _dotted(target)
             if dotted is not None:
-                self.write(dotted, value, context)
+                self.write(dotted, value, context, top=True)  # `score.value = {"accuracy": …}`: a key channel each
         elif isinstance(target, ast.Subscript):
             base = _dotted(target.value)
             if base is not None:
                 key = target.slice.value if isinstance(target.slice, ast.Constant) else None
-                self.write(f"{base}[{key!r}]" if isinstance(key, str) else f"{base}[]", value, context)
+                self.write(f"{base}[{key!r}]" if isinstance(key, str) else f"{base}[]", value, context, top=True)
 
     def answers_default(self, value: ast.expr) -> str:
         """A default that stands in for the answer a reply did not hold: the no-match arm of a
@@ -374,8 +374,18 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "join" \
                 and isinstance(value.func.value, ast.Name) and value.func.value.id in self.workers:
             self.joined = (value.func.value.id, value.lineno)
+        if isinstance(value, (ast.Yield, ast.YieldFrom)) and value.value is not None:
+            self.write("yield", value.value, context, top=True)  # a generator's answers, one per item
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in _APPENDS and len(value.args) == 1 and not value.keywords:
             receiver = _dotted(value.func.value)
             if receiver is not None:
                 self.write(f"{receiver}.{value.func.attr}", value.args[0], context)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "update":
+            receiver = _dotted(value.func.value)  # `result.update({"correct": ok})`, `result.update(correct=ok)`
+            if receiver is not None:
+                if len(value.args) == 1 and isinstance(value.args[0], ast.Dict):
+                    self.write(receiver, value.args[0], context, top=True)
+                for keyword in value.keywords:
+                    if keyword.arg is not None:
+                        self.write(f"{receiver}[{keyword.arg!r}]", keyword.value, context)

@@ -747,3 +747,50 @@ def test_verdict_channels_with_a_distinct_failure_value_stay_quiet(project):
         .replace("return None, False", "return None, None")
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- an exit status made up by a handler (principle 5) ---------------------------------------------
+
+RUN_COMMAND = '''
+import subprocess
+
+
+def run_command(command):
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, shell=True)
+        output = read_all(process.stdout)
+        return process.returncode, output
+    except Exception as error:
+        return 1, str(error)
+
+
+def run_child(spawn, arguments):
+    try:
+        child = spawn(arguments)
+        child.interact()
+        code = child.exitstatus
+        return code, ""
+    except (TypeError, ValueError) as error:
+        return -1, str(error)
+'''
+
+
+def test_a_handler_that_makes_up_an_exit_status(project):
+    """The command's own exit status is the genuine answer (read off the process, directly or
+    through a name); a handler that can catch our own bugs answers 1 or -1 in its place, so a crash
+    of the harness reads as the command failing. FC003 at each handler's return."""
+    found, rows = _check(project, RUN_COMMAND)
+    assert found == [("m.py", "FC003", _line_of(RUN_COMMAND, "return 1, str(error)")),
+                     ("m.py", "FC003", _line_of(RUN_COMMAND, "return -1, str(error)"))]
+    assert "exit status of `process`" in rows[0]["message"]
+
+
+def test_an_exit_status_the_os_refused_or_never_made_up_stays_quiet(project):
+    """Control, quiet before and after: `except OSError` around starting the command says it did not
+    run, as a non-zero status does; `returncode or 0` only fills in a status a finished process
+    always has; a handler that answers None makes up no status."""
+    source = RUN_COMMAND.replace("except Exception as error:", "except OSError as error:") \
+        .replace("return -1, str(error)", "return None, str(error)") \
+        .replace("return process.returncode, output", "return process.returncode or 0, output")
+    found, _ = _check(project, source)
+    assert found == []

@@ -123,6 +123,7 @@ class TryBlock:
 
 ANY_NUMBER = "number"  # a Write value: a parsed score, any number (0 included)
 ANY_REPLY = "reply"  # a Write value: what a call answered (`return response`, `return text, n`), any value
+ANY_STATUS = "status"  # a Write value: a process's own exit status (`return proc.returncode`), any integer
 
 
 @dataclass(frozen=True)

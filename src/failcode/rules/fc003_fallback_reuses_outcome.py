@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from failcode.facts.vocabulary import fails_open, is_verdict_function
-from failcode.model import ANY_NUMBER, FileFacts, Finding, Write
+from failcode.model import ANY_NUMBER, ANY_STATUS, FileFacts, Finding, Write
 from failcode.names import is_predicate_name
 from failcode.project import Project
 
@@ -84,7 +84,11 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
     judge parser, `if r.status_code != 200: return False` before `return score >= threshold`.
     Counted, the crash, the unparseable reply or the unreachable service is a wrong answer or a pass.
     A guard's verdict that lets content through (`blocked=False`, `RailOutcome.allow()`) is a pass
-    by its name, with or without a genuine write beside it.
+    by its name, with or without a genuine write beside it. A command's exit status (`return
+    proc.returncode, out`) is any whole number, so a handler that can catch our own bugs (a
+    catch-all, `TypeError`…) and returns `1` makes the harness's crash the command's failure; one
+    that catches only the OS refusing to start it (`except OSError: return 1`) says the command
+    did not run, as a non-zero status does.
 
     A handler stands in for the returns of its try body, and for those after the try in the same
     block unless the try guards one statement. A handler that also records an outcome
@@ -106,7 +110,8 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end
                         and (fallback.kind != "dispatch" or g.kind == "decided")
-                        and (answers and (value in g.values or value == "0.0" and ANY_NUMBER in g.values)
+                        and (answers and (value in g.values or value == "0.0" and ANY_NUMBER in g.values
+                                          or ANY_STATUS in g.values and _integer(value) and fallback.kind == "except")
                              or g.kind == "reply" and value not in ("None", "nan") and (answers or not fallback.kept))),
                        None)
         key = (fallback.function, fallback.trigger)  # one finding per fallback path
@@ -136,3 +141,11 @@ def _fails_closed(fallback: Write) -> bool:
     name = fallback.function.rpartition(".")[2]
     return fallback.kind in ("except", "narrow-except") and fallback.values[0] == "0.0" and is_predicate_name(name) \
         and not is_verdict_function(name) and not fails_open(fallback)
+
+
+def _integer(value: str) -> bool:
+    """A constant's key that is a whole number (`1.0` of `1`, `-1.0`): an exit status a command could give."""
+    try:
+        return float(value).is_integer()
+    except ValueError:
+        return False

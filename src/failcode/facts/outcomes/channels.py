@@ -13,12 +13,12 @@ from typing import Iterator, Optional
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
-    _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _explained, _nodes, _parsed_number,
-    _resolve, _short, _simple_statements)
+    _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _explained, _nodes,
+    _parsed_number, _resolve, _short, _simple_statements)
 from failcode.facts.stages import STAGE_ORDER, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
-from failcode.model import ANY_NUMBER, StageCall
+from failcode.model import ANY_NUMBER, ANY_STATUS, StageCall
 from failcode.names import FAILURE_WORDS, is_constant_name, is_predicate_name, segments
 
 
@@ -255,6 +255,10 @@ class Channels:
         if verdict is not None:
             yield node, ("0.0", "1.0"), "verdict", "computed", ("as", verdict)
             return
+        if self.is_status(node):  # `return proc.returncode, out`: a command's own verdict on itself
+            process = _exit_status(self.statuses.get(node.id) if isinstance(node, ast.Name) else _awaited(node))
+            yield node, (ANY_STATUS,), "verdict", "status", f"as the exit status of `{_short(process)}`"
+            return
         if self.judges and _parsed_number(node, self.parsed):
             yield node, (ANY_NUMBER,), "verdict", "parsed", "as the score it parses"
             return
@@ -294,6 +298,10 @@ class Channels:
                 return
             if _callee(node) in ("int", "float") and len(node.args) == 1 and not node.keywords:
                 yield from self.values(node.args[0], judging)
+
+    def is_status(self, node: ast.expr) -> bool:
+        """A process's exit status, read off it (`proc.returncode`) or through a name bound to one."""
+        return isinstance(node, ast.Name) and node.id in self.statuses or _exit_status(_awaited(node)) is not None
 
     def constant(self, node: ast.expr) -> Optional[str]:
         """A constant's key (`_constant`), also through a name: a module constant (`_FAILED =

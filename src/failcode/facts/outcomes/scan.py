@@ -21,7 +21,7 @@ from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _NOWHERE, _REFERENCE, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
-    _constant, _default_call, _dispatch_test, _dotted, _key_channel, _parsed_number, _resolve)
+    _constant, _default_call, _dispatch_test, _dotted, _exit_status, _key_channel, _parsed_number, _resolve)
 from failcode.facts.stages import StageClassifier
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.facts.walk import child_nodes, walk
@@ -127,6 +127,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         self.imports = imports
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
+        self.statuses: dict[str, ast.expr] = {}  # local name → the process exit status it holds
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.remote: set[str] = set()  # … to what another package's code returned (`response = requests.get(…)`)
         self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
@@ -268,8 +269,10 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
             answered = _reads_reply(inner, self.remote, self.answered)  # before `name` is rebound
             for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.read):
                 names.discard(name)
-            for table in (self.compared, self.dicts, self.records):
+            for table in (self.compared, self.dicts, self.records, self.statuses):
                 table.pop(name, None)
+            if _exit_status(inner) is not None:
+                self.statuses[name] = inner  # `code = proc.returncode`
             if answered:
                 self.answered.add(name)
             if self.judges and _parsed_number(value, self.parsed):

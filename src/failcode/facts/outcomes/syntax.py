@@ -347,3 +347,18 @@ def _pos(node: ast.AST, lines: list[str]) -> Pos:
     end_line = node.end_lineno or node.lineno
     return Pos(node.lineno, column(node.lineno, node.col_offset), end_line,
                column(end_line, node.end_col_offset or node.col_offset))
+
+
+# How a process says it ended: its exit status, read off it (`proc.returncode`, `child.exitstatus`,
+# `result.exit_code`) or waited for (`proc.wait()`), the concept "an exit status".
+_EXIT_STATUS = frozenset("returncode exitstatus exitcode exit_code exit_status".split())
+
+
+def _exit_status(node: Optional[ast.AST]) -> Optional[ast.expr]:
+    """The process whose exit status an expression reads: `proc` of `proc.returncode` or `proc.wait()`."""
+    if isinstance(node, ast.Attribute) and node.attr in _EXIT_STATUS:
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "wait" \
+            and not node.args and not node.keywords:
+        return node.func.value
+    return None

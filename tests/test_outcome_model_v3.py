@@ -794,3 +794,35 @@ def test_an_exit_status_the_os_refused_or_never_made_up_stays_quiet(project):
         .replace("return process.returncode, output", "return process.returncode or 0, output")
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- the evaluated party named as the owner of what it wrote ---------------------------------------
+
+VERIFY = '''
+def verify_solution(problem, user_solution):
+    try:
+        correct = eval(problem)
+        got = int(str(user_solution), 0)
+    except Exception:
+        return False
+    return correct == got
+'''
+
+
+def test_the_users_solution_is_the_candidate(project):
+    """`user_solution` is what the user wrote, the candidate, and `problem` the task's own data: a
+    problem that cannot be evaluated reads as a wrong solution. FC002 at the try, naming both; FC003
+    at the handler's return."""
+    found, rows = _check(project, VERIFY)
+    assert found == [("m.py", "FC002", _line_of(VERIFY, "try:")),
+                     ("m.py", "FC003", _line_of(VERIFY, "return False"))]
+    spanning = next(row for row in rows if row["rule"] == "FC002")
+    assert "`problem`" in spanning["message"] and "`user_solution`" in spanning["message"]
+
+
+def test_a_reference_solution_is_no_candidate(project):
+    """Control, the same before and after: with `reference_solution` in its place no parameter is the
+    candidate, so the try has no two parties, only FC003's fallback."""
+    source = VERIFY.replace("user_solution", "reference_solution")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "return False"))]

@@ -325,10 +325,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # precision fell: 39/206, 63/119, 110/119; held-out gained 2 findings judged debatable: 3/131,
 # 39/80, 65/80. Fresh batch 5 (no finding; none of its 24 real defects found) lowered held-out recall
 # to 3/155. Session 25 (two parties in calls of no stage, a yes/no question deciding a judge's arms, an
-# exit status a handler makes up) found 5 more tune defects with 7 findings, 5 real and 2 debatable:
-# 44/206, 68/126, 117/126; held-out unchanged.
+# exit status a handler makes up, the user's solution as the candidate) found 6 more tune defects with
+# 8 findings, 6 real and 2 debatable: 45/206, 69/127, 118/127; held-out unchanged.
 FLOORS = {
-    "tune": {"recall": 0.213, "precision_real": 0.53, "precision_real_or_debatable": 0.92},
+    "tune": {"recall": 0.218, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
     "heldout": {"recall": 0.019, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
 }
 

@@ -53,12 +53,19 @@ _REFERENCE_WORDS = frozenset("gold golden expected reference references ref refs
                              " ground oracle correct solution solutions entry metadata sample doc example".split())
 
 
+# The evaluated party, named as the owner of what it wrote (`user_solution`, `model_solution`,
+# `student_solution`): the concept "whose work is judged", which makes a reference noun the candidate's.
+_EVALUATED_PARTY = frozenset("user model student agent llm predicted proposed".split())
+
+
 @lru_cache(maxsize=4096)
 def is_candidate_name(name: str) -> bool:
-    """`answer`, `model_answer`, `predictions`: a parameter that holds what is being evaluated; not
-    `gold_answer` or `expected_output`, which name the reference."""
-    words = set(segments(name))
-    return bool(words & _CANDIDATE_WORDS) and not words & _REFERENCE_WORDS
+    """`answer`, `model_answer`, `predictions`, `user_solution`: a parameter that holds what is
+    being evaluated; not `gold_answer` or `expected_output`, which name the reference."""
+    words = segments(name)
+    if len(words) == 2 and words[0] in _EVALUATED_PARTY and words[1] in ("solution", "solutions"):
+        return True
+    return bool(_CANDIDATE_WORDS.intersection(words)) and _REFERENCE_WORDS.isdisjoint(words)
 
 
 @lru_cache(maxsize=65536)

@@ -377,7 +377,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "join" \
                 and isinstance(value.func.value, ast.Name) and value.func.value.id in self.workers:
             self.joined = (value.func.value.id, value.lineno)
-        if isinstance(value, (ast.Yield, ast.YieldFrom)) and value.value is not None:
+        if isinstance(value, ast.Yield) and value.value is not None:
             self.write("yield", value.value, context, top=True)  # a generator's answers, one per item
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in _APPENDS and len(value.args) == 1 and not value.keywords:

@@ -366,6 +366,14 @@ def test_a_narrow_handler_around_a_with_block_of_several_statements(project):
 
 # -- whose failure: one try parses the candidate's answer and the reference ------------------------
 
+def _assert_two_parties(project, source: str, attempt: str, fallback: tuple, parties: tuple[str, str]) -> None:
+    """Exactly FC002 at the try, naming both parties' data, and FC003 at the handler's write."""
+    found, rows = _check(project, source)
+    assert found == [("m.py", "FC002", _line_of(source, attempt)), ("m.py", "FC003", _line_of(source, *fallback))]
+    spanning = next(row for row in rows if row["rule"] == "FC002")
+    assert all(f"`{name}`" in spanning["message"] for name in parties)
+
+
 BOTH_PARSED = '''
 import json
 
@@ -383,11 +391,7 @@ def score_answer(answer, entry):
 def test_a_try_that_parses_the_answer_and_the_reference(project):
     """A reference that cannot be parsed is scored as a wrong answer: FC002 at the try, and FC003 at
     the handler's return, which reads as the compare's "wrong"."""
-    found, rows = _check(project, BOTH_PARSED)
-    assert found == [("m.py", "FC002", _line_of(BOTH_PARSED, "try:")),
-                     ("m.py", "FC003", _line_of(BOTH_PARSED, "return 0.0"))]
-    spanning = next(row for row in rows if row["rule"] == "FC002")
-    assert "`answer`" in spanning["message"] and "`entry`" in spanning["message"]
+    _assert_two_parties(project, BOTH_PARSED, "try:", ("return 0.0",), ("answer", "entry"))
 
 
 def test_a_try_that_parses_only_the_answer_stays_quiet(project):
@@ -554,11 +558,7 @@ def test_a_conversion_of_the_answer_and_of_the_reference_in_one_try(project):
     """`int(answer)` and `int(entry["answer"])` (too ordinary to be stages of the work on their own): a
     reference that holds no number is scored as a wrong answer. FC002 at the try, naming both
     parties; FC003 at the handler's return."""
-    found, rows = _check(project, CONVERTED)
-    assert found == [("m.py", "FC002", _line_of(CONVERTED, "try:")),
-                     ("m.py", "FC003", _line_of(CONVERTED, "return 0.0", 2))]
-    spanning = next(row for row in rows if row["rule"] == "FC002")
-    assert "`answer`" in spanning["message"] and "`entry`" in spanning["message"]
+    _assert_two_parties(project, CONVERTED, "try:", ("return 0.0", 2), ("answer", "entry"))
 
 
 def test_a_conversion_of_only_the_answer_stays_quiet(project):
@@ -627,11 +627,7 @@ def test_a_try_that_builds_the_reference_and_replays_the_answer(project):
     output, no stage either, and one handler answers 0.0 for both. FC002 at the try, naming both;
     FC003 at the handler's return, which reads as the "not solved" that `board.is_solved()` decides
     in a function that judges."""
-    found, rows = _check(project, PUZZLE)
-    assert found == [("m.py", "FC002", _line_of(PUZZLE, "    try:")),
-                     ("m.py", "FC003", _line_of(PUZZLE, "return 0.0", 2))]
-    spanning = next(row for row in rows if row["rule"] == "FC002")
-    assert "`answer`" in spanning["message"] and "`entry`" in spanning["message"]
+    _assert_two_parties(project, PUZZLE, "    try:", ("return 0.0", 2), ("answer", "entry"))
 
 
 BUILT_BEFORE = PUZZLE.replace('''    try:
@@ -813,11 +809,7 @@ def test_the_users_solution_is_the_candidate(project):
     """`user_solution` is what the user wrote, the candidate, and `problem` the task's own data: a
     problem that cannot be evaluated reads as a wrong solution. FC002 at the try, naming both; FC003
     at the handler's return."""
-    found, rows = _check(project, VERIFY)
-    assert found == [("m.py", "FC002", _line_of(VERIFY, "try:")),
-                     ("m.py", "FC003", _line_of(VERIFY, "return False"))]
-    spanning = next(row for row in rows if row["rule"] == "FC002")
-    assert "`problem`" in spanning["message"] and "`user_solution`" in spanning["message"]
+    _assert_two_parties(project, VERIFY, "try:", ("return False",), ("problem", "user_solution"))
 
 
 def test_a_reference_solution_is_no_candidate(project):

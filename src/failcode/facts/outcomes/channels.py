@@ -93,6 +93,12 @@ def _says_failure(node: ast.expr) -> bool:
         and not _FAILURE_REASONS.isdisjoint(segments(node.value))
 
 
+def _of(call: StageCall, data: frozenset[str]) -> StageCall:
+    """The call named with the data it works on: `json.loads of `entry``."""
+    names = ", ".join(f"`{name}`" for name in sorted(data))
+    return StageCall(call.stage, f"{call.name} of {names}", call.line)
+
+
 class Channels:
     """Part of `Scan`: the channel a statement writes to and the role of each value written."""
 
@@ -192,7 +198,7 @@ class Channels:
                             self.note_party(parties, sides, found[-1], node)
                     if stage is None and name is not None and name.rpartition(".")[2] in _TEXT_TO_VALUE:
                         self.note_party(parties, sides, StageCall("read", name, node.lineno), node)  # `int(entry["answer"])`
-                    elif stage is None and self.can_fail(node):
+                    elif stage is None and self.candidates() and self.can_fail(node):
                         self.note_party(parties, sides, StageCall("run", name or _method(node), node.lineno), node)
                 elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
                     operands = [node.left, node.comparators[0]]
@@ -232,9 +238,7 @@ class Channels:
             return
         given = self.given(node)
         if given and call.stage != "run" and not (given & candidates and not given <= candidates):
-            names = ", ".join(f"`{name}`" for name in sorted(given))
-            parties.setdefault(call.stage, {}).setdefault(given <= candidates,
-                                                          StageCall(call.stage, f"{call.name} of {names}", call.line))
+            parties.setdefault(call.stage, {}).setdefault(given <= candidates, _of(call, given))
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
         held = self.origins([receiver]) if receiver is not None and not self.is_module(receiver) else frozenset()
         # what a call is given decides its side; what its receiver holds adds the candidate's data
@@ -242,8 +246,7 @@ class Channels:
         # on it: what the board holds then is the answer's doing as much as the entry's)
         own = bool((given | held) & candidates)
         if given or own:
-            names = ", ".join(f"`{name}`" for name in sorted(given | held))
-            sides.setdefault(own, StageCall(call.stage, f"{call.name} of {names}", call.line))
+            sides.setdefault(own, _of(call, given | held))
 
     def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
         """(node, values, role, kind, why) for what an expression can write; role None for a constant."""
@@ -255,8 +258,8 @@ class Channels:
         if verdict is not None:
             yield node, ("0.0", "1.0"), "verdict", "computed", ("as", verdict)
             return
-        if self.is_status(node):  # `return proc.returncode, out`: a command's own verdict on itself
-            process = _exit_status(self.statuses.get(node.id) if isinstance(node, ast.Name) else _awaited(node))
+        process = self.statuses.get(node.id) if isinstance(node, ast.Name) else _exit_status(_awaited(node))
+        if process is not None:  # `return proc.returncode, out`: a command's own verdict on itself
             yield node, (ANY_STATUS,), "verdict", "status", f"as the exit status of `{_short(process)}`"
             return
         if self.judges and _parsed_number(node, self.parsed):
@@ -298,10 +301,6 @@ class Channels:
                 return
             if _callee(node) in ("int", "float") and len(node.args) == 1 and not node.keywords:
                 yield from self.values(node.args[0], judging)
-
-    def is_status(self, node: ast.expr) -> bool:
-        """A process's exit status, read off it (`proc.returncode`) or through a name bound to one."""
-        return isinstance(node, ast.Name) and node.id in self.statuses or _exit_status(_awaited(node)) is not None
 
     def constant(self, node: ast.expr) -> Optional[str]:
         """A constant's key (`_constant`), also through a name: a module constant (`_FAILED =

@@ -127,7 +127,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         self.imports = imports
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds
-        self.statuses: dict[str, ast.expr] = {}  # local name → the process exit status it holds
+        self.statuses: dict[str, ast.expr] = {}  # local name → the process whose exit status it holds
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.remote: set[str] = set()  # … to what another package's code returned (`response = requests.get(…)`)
         self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
@@ -271,8 +271,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
                 names.discard(name)
             for table in (self.compared, self.dicts, self.records, self.statuses):
                 table.pop(name, None)
-            if _exit_status(inner) is not None:
-                self.statuses[name] = inner  # `code = proc.returncode`
+            process = _exit_status(inner)
+            if process is not None:
+                self.statuses[name] = process  # `code = proc.returncode`
             if answered:
                 self.answered.add(name)
             if self.judges and _parsed_number(value, self.parsed):

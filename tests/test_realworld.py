@@ -64,19 +64,20 @@ def test_bad_corpus_lines(line, error):
 
 
 def test_the_committed_corpus_and_its_split():
-    """85 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and five fresh batches
+    """88 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and six fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
     assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 5, 47)
-    assert origins["fresh-3"] == origins["fresh-4"] == origins["fresh-5"] == 3
+    assert origins["fresh-3"] == origins["fresh-4"] == origins["fresh-5"] == origins["fresh-6"] == 3
     assert [pin.name for pin in pins if pin.fresh == 1] == ["outlines", "guidance", "composio-core"]
     assert [pin.name for pin in pins if pin.fresh == 2] == ["google-genai", "pymongo", "flytekit"]
     assert [pin.name for pin in pins if pin.fresh == 3] == ["ax-platform", "pytest-xdist", "hypothesis"]
     assert [pin.name for pin in pins if pin.fresh == 4] == ["locust", "langchain-core", "lm-eval"]
     assert [pin.name for pin in pins if pin.fresh == 5] == ["ragas", "evalplus", "rq"]
+    assert [pin.name for pin in pins if pin.fresh == 6] == ["deepeval", "dramatiq", "nox"]
     assert all(pin.split == "heldout" for pin in pins if pin.fresh is not None)
     assert ("urllib3", "tune") in [(pin.name, pin.split) for pin in pins if pin.origin == "seen"]
     new = [pin.name for pin in pins if pin.origin == "new"]
@@ -326,10 +327,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 39/80, 65/80. Fresh batch 5 (no finding; none of its 24 real defects found) lowered held-out recall
 # to 3/155. Session 25 (two parties in calls of no stage, a yes/no question deciding a judge's arms, an
 # exit status a handler makes up, the user's solution as the candidate) found 6 more tune defects with
-# 8 findings, 6 real and 2 debatable: 45/206, 69/127, 118/127; held-out unchanged.
+# 8 findings, 6 real and 2 debatable: 45/206, 69/127, 118/127; held-out unchanged. Fresh batch 6
+# (no finding; none of its 19 real defects found) lowered held-out recall to 3/174.
 FLOORS = {
     "tune": {"recall": 0.218, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.019, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
+    "heldout": {"recall": 0.017, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
 }
 
 

@@ -818,3 +818,129 @@ def test_a_reference_solution_is_no_candidate(project):
     source = VERIFY.replace("user_solution", "reference_solution")
     found, _ = _check(project, source)
     assert found == [("m.py", "FC003", _line_of(source, "return False"))]
+
+
+# -- principle 5: a command judged by whether it printed anything ----------------------------------
+
+COMMANDS = '''
+import asyncio
+import shlex
+import subprocess
+
+
+def run_tool(command):
+    process = subprocess.Popen(shlex.split(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout, stderr = process.communicate()
+    if len(stderr) == 0:
+        return {"ok": True, "output": stdout.decode()}
+    return {"ok": False, "error": stderr.decode()}
+
+
+def lint(path):
+    result = subprocess.run(["flake8", path], capture_output=True, text=True)
+    errors = result.stdout + result.stderr
+    if not errors:
+        return None
+    return errors.splitlines()
+
+
+async def type_check(path):
+    proc = await asyncio.create_subprocess_exec("mypy", path, stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    if err.strip():
+        return False
+    return True
+'''
+
+
+def test_a_command_judged_by_its_output_alone(project):
+    """The exit status answers "did it work?"; these read only whether the command wrote to stderr.
+    FC003 at each `if` that decides by it: a crashed linter prints nothing and reads as clean."""
+    found, _ = _check(project, COMMANDS)
+    assert found == [("m.py", "FC003", _line_of(COMMANDS, "if len(stderr) == 0:")),
+                     ("m.py", "FC003", _line_of(COMMANDS, "if not errors:")),
+                     ("m.py", "FC003", _line_of(COMMANDS, "if err.strip():"))]
+
+
+COMMANDS_QUIET = '''
+import subprocess
+
+
+def run_tool(command):
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout, stderr = process.communicate()
+    if process.returncode != 0 or stderr:
+        return {"ok": False, "error": stderr.decode()}
+    return {"ok": True, "output": stdout.decode()}
+
+
+def checked(path):
+    result = subprocess.run(["flake8", path], capture_output=True, text=True, check=True)
+    if not result.stderr:
+        return None
+    return result.stdout.splitlines()
+
+
+def commit_of(path):
+    proc = subprocess.Popen(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, cwd=path)
+    commit, _ = proc.communicate()
+    if commit:
+        return commit.strip().decode()
+    return None
+
+
+def inside_work_tree():
+    res = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], capture_output=True)
+    if res.stdout.decode().strip() == "true":
+        return True
+    return False
+
+
+def status_checked_later(path):
+    result = subprocess.run(["flake8", path], capture_output=True, text=True)
+    if not result.stderr:
+        result.check_returncode()
+        return None
+    return result.stdout.splitlines()
+
+
+def handed_on(command):
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate()
+    if not err:
+        return proc
+    return out
+
+
+def shown(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    text = "warnings: " + result.stderr
+    if not text:
+        return None
+    print(result.stderr if result.stderr else "no warnings")
+    return text
+'''
+
+
+def test_a_command_whose_status_is_read_or_handed_on_stays_quiet(project):
+    """Quiet: the status decides or is read (`returncode`, `check=True`, `check_returncode()`), the
+    command was asked a question and its stdout is the answer (the commit, or nothing; `== "true"`),
+    the process goes to a caller who may read it, or what is tested is more than the output (a
+    prefix) or only chooses words to show."""
+    found, _ = _check(project, COMMANDS_QUIET)
+    assert found == []
+
+
+def test_a_command_output_parsed_without_a_decision_stays_quiet(project):
+    """Control, the same before and after: a command whose output is returned whole decides nothing
+    here, whatever its exit status."""
+    source = '''
+import subprocess
+
+
+def version(tool):
+    result = subprocess.run([tool, "--version"], capture_output=True, text=True)
+    return result.stdout.strip()
+'''
+    found, _ = _check(project, source)
+    assert found == []

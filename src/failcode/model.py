@@ -156,7 +156,8 @@ class Write:
     text: str
     values: tuple[str, ...]
     role: str  # "verdict" or "fallback"
-    kind: str  # verdict: decided, computed, parsed; fallback: except, no-match, default, status, dispatch
+    kind: str  # verdict: decided, computed, parsed; fallback: except, no-match, default, status, dispatch,
+    # unread-status (a command judged by its output: `text` is the test, `channel` the command)
     why: str
     trigger: int
     region_start: int

@@ -102,6 +102,9 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
     for fallback in facts.writes:
         if fallback.role != "fallback" or fallback.pos.line in reported:
             continue
+        if fallback.kind == "unread-status":
+            yield _judged_by_output(facts, fallback)
+            continue
         value = fallback.values[0]
         if fallback.recorded_beside(facts, project.is_code) or _fails_closed(fallback):
             continue
@@ -132,6 +135,16 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         # flow; a value the fallback path writes itself is proven by its shape
         confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
         yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
+
+
+def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
+    """A command whose exit status nothing reads, judged by whether it wrote to stderr
+    (facts/outcomes/commands.py): its failure without a word there takes the arm its success takes."""
+    return Finding(facts.path, test.pos, CODE,
+                   f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether it wrote "
+                   f"to stderr, and its exit status is never read: a command that fails without a word there (or "
+                   f"succeeds with warnings) is misreported — decide by its returncode, or run it with check=True",
+                   None, "high")
 
 
 def _fails_closed(fallback: Write) -> bool:

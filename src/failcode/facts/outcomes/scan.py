@@ -15,6 +15,7 @@ from typing import Optional
 from failcode.facts.outcomes.blames import Blames
 from failcode.facts.outcomes.branches import Branches
 from failcode.facts.outcomes.channels import Channels
+from failcode.facts.outcomes.commands import Commands
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
@@ -106,7 +107,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
+class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Commands):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -144,6 +145,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         self.trying = 0  # inside a try body (how deep): a handler stands in for what it computes
         self.bound_in: dict[int, frozenset[str]] = {}  # id of a statement → the names it binds, deep
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
+        self.commands: dict[str, ast.Call] = {}  # local name → the command it runs (`proc = subprocess.Popen(…)`)
+        self.outputs: dict[str, tuple[str, frozenset[str]]] = {}  # local name → the command and streams it holds
+        self.output_tests: list[tuple[ast.If, str, ast.Call]] = []  # tests of whether a command printed anything
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
@@ -161,7 +165,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         for write in self.writes:
             roles.setdefault(write.channel, set()).add(write.role)
         return [w for w in self.writes if len(roles[w.channel]) == 2
-                or fails_open(w) and not self.lenient]
+                or fails_open(w) and not self.lenient] + self.unread_statuses()
 
     @property
     def lenient(self) -> bool:
@@ -190,6 +194,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
                     self.fell_through(statement, body[index + 1:])
             elif isinstance(statement, ast.If):
                 self.tallied(statement)
+                if self.commands:
+                    self.judged_by_output(statement)
                 self.branch(statement, context, defaults, rest)
                 context = self.guarded(statement, context)
             else:
@@ -253,6 +259,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
         elif isinstance(node, ast.Expr):
             self.expression_statement(node.value, context)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            for item in getattr(node, "items", ()):
+                if isinstance(item.optional_vars, ast.Name):
+                    self.ran(item.optional_vars.id, item.context_expr)  # `with subprocess.Popen(…) as proc:`
             looping = self.looping
             self.looping = looping or isinstance(node, ast.While)
             self.block(node.body, context)
@@ -274,6 +283,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
             process = _exit_status(inner)
             if process is not None:
                 self.statuses[name] = process  # `code = proc.returncode`
+            self.ran(name, value)
             if answered:
                 self.answered.add(name)
             if self.judges and _parsed_number(value, self.parsed):
@@ -304,6 +314,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies):
                 self.fallen.update((name, w) for w in self.writes[written:] if w.role == "fallback")
                 if answers == "parsed":
                     self.named.update((name, w) for w in self.writes[written:] if w.role == "fallback")
+        elif isinstance(target, ast.Tuple) and self.commands:
+            self.communicated(target, value)
         elif isinstance(target, ast.Attribute):
             dotted = _dotted(target)
             if dotted is not None:

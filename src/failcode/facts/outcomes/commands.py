@@ -1,0 +1,141 @@
+"""A child process judged by its output alone: a command whose exit status nothing reads, and whose
+output, empty or not, decides how the work ended (`if len(stderr) == 0: return TextArtifact(out)`,
+`if not errors: return  # clean`).
+
+A process answers "did it work?" with its exit status; its output is whatever it printed. Judged by
+its output, a linter that crashed before printing reads as a clean file, a tool that writes warnings
+to stderr and succeeds reads as a failure, and a command that is not installed reads as whatever
+an empty output means. Only a test of whether it wrote to stderr stands in for its exit status
+("no complaint, so it worked"); whether it wrote to stdout, or what it wrote (`"true" in out`),
+is the answer to a question it was asked (`git rev-parse` prints the commit, or nothing).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from failcode.facts.outcomes.records import _Pending
+from failcode.facts.outcomes.syntax import _awaited, _callee, _exit_status, _leaves, _resolve
+from failcode.facts.walk import walk
+
+# The calls that start a child process and leave its exit status to the caller (`run` returns it on
+# the result, `Popen` and asyncio's process hold it): the concept "a process's answer is its exit
+# status". `check_call` and `check_output` raise on it, `call` returns nothing else, and `run(…,
+# check=True)` reads it for the caller.
+_COMMANDS = frozenset({"subprocess.run", "subprocess.Popen", "asyncio.create_subprocess_exec",
+                       "asyncio.create_subprocess_shell"})
+_STARTS = frozenset(name.rpartition(".")[2] for name in _COMMANDS)
+_STREAMS = frozenset({"stdout", "stderr"})
+_AS_TEXT = frozenset("strip rstrip lstrip decode".split())  # what leaves an output as empty as it was
+
+
+class Commands:
+    """Part of `Scan`: the commands of a function, the names holding their output, and the tests of
+    that output that decide an outcome."""
+
+    def ran(self, name: str, value: ast.expr) -> None:
+        """Notes `name` bound to a command (`proc = subprocess.Popen(…)`, `result =
+        subprocess.run(…)` without `check=True`) or to its output (`out = result.stdout.decode()`,
+        `errors = result.stdout + result.stderr`)."""
+        if self.commands:
+            self.commands.pop(name, None)
+            self.outputs.pop(name, None)
+        inner = _awaited(value)
+        if isinstance(inner, ast.Call) and _last_name(inner.func) in _STARTS \
+                and _resolve(_callee(inner) or "", self.imports) in _COMMANDS:
+            if not any(keyword.arg == "check" and not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
+                       for keyword in inner.keywords):
+                self.commands[name] = inner
+            return
+        output = self.output_of(value) if self.commands else None
+        if output is not None:
+            self.outputs[name] = output
+
+    def communicated(self, target: ast.Tuple, value: ast.expr) -> None:
+        """`out, err = proc.communicate()`, awaited or not: the names hold its stdout and stderr."""
+        inner = _awaited(value)
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "communicate" \
+                and isinstance(inner.func.value, ast.Name) and inner.func.value.id in self.commands:
+            for element, stream in zip(target.elts, ("stdout", "stderr")):
+                if isinstance(element, ast.Name):
+                    self.outputs[element.id] = (inner.func.value.id, frozenset({stream}))
+
+    def output_of(self, node: ast.expr) -> Optional[tuple[str, frozenset[str]]]:
+        """The command whose output an expression is, as empty as that output, and its streams:
+        `result.stderr`, `err.strip()`, `result.stdout + result.stderr`, or a name bound to one."""
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _AS_TEXT:
+            node = node.func.value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self.output_of(node.left), self.output_of(node.right)
+            return (left[0], left[1] | right[1]) if left is not None and right is not None and left[0] == right[0] \
+                else None
+        if isinstance(node, ast.Attribute) and node.attr in _STREAMS and isinstance(node.value, ast.Name):
+            return (node.value.id, frozenset({node.attr})) if node.value.id in self.commands else None
+        return self.outputs.get(node.id) if isinstance(node, ast.Name) else None
+
+    def judged_by_output(self, node: ast.If) -> None:
+        """Notes an `if` that asks whether a command wrote to stderr (`if len(stderr) == 0:`, `if
+        not errors:` of `stdout + stderr`, `if err.strip():`) and takes a different way on each
+        answer: an arm that leaves, or an `else`."""
+        output = self.output_of(_emptiness(node.test))
+        if output is not None and "stderr" in output[1] and output[0] in self.commands \
+                and (node.orelse or _leaves(node.body)):
+            self.output_tests.append((node, output[0], self.commands[output[0]]))
+
+    def unread_statuses(self) -> list[_Pending]:
+        """The tests of `judged_by_output` whose command's exit status the function never reads
+        (`proc.returncode`, `proc.wait()`, `result.check_returncode()`) and never hands on (returned,
+        passed to a call, stored): nobody asks the process how it ended."""
+        if not self.output_tests:
+            return []
+        asked = set()
+        for node in walk(self.function):
+            process = _exit_status(node)
+            if isinstance(process, ast.Name):
+                asked.add(process.id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "check_returncode" and isinstance(node.func.value, ast.Name):
+                asked.add(node.func.value.id)
+            else:
+                asked.update(name.id for name in _handed_on(node))
+        found = []
+        for test, process, call in self.output_tests:
+            if process in asked:
+                continue
+            found.append(_Pending(test.test, self.qualname, f"`{_callee(call)}(…)`", ("status",), "fallback",
+                                  "unread-status", ("its output decides, by", test.test), test.lineno,
+                                  (call.lineno, test.lineno)))
+        return found
+
+
+def _last_name(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _emptiness(test: ast.expr) -> ast.expr:
+    """What a test asks the emptiness of: `out` of `not out`, `out`, `len(out) == 0`, `out != ""`,
+    `len(out) > 0`; the test itself otherwise."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq, ast.Gt)):
+        nothing = test.comparators[0]
+        if isinstance(nothing, ast.Constant) and nothing.value in ("", b"") and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            return test.left
+        if isinstance(nothing, ast.Constant) and nothing.value == 0 and not isinstance(nothing.value, bool) \
+                and isinstance(test.left, ast.Call) and _callee(test.left) == "len" and len(test.left.args) == 1:
+            return test.left.args[0]
+    return test
+
+
+def _handed_on(node: ast.AST) -> list[ast.Name]:
+    """Names a node hands to other code whole: a call's arguments, a returned, yielded or stored value."""
+    if isinstance(node, ast.Call):
+        values = [*node.args, *(keyword.value for keyword in node.keywords)]
+    elif isinstance(node, (ast.Return, ast.Yield, ast.Assign, ast.AnnAssign)) and node.value is not None:
+        values = [node.value]
+    elif isinstance(node, (ast.Tuple, ast.List)):
+        values = list(node.elts)
+    else:
+        return []
+    return [value for value in values if isinstance(value, ast.Name)]

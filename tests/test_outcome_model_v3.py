@@ -844,6 +844,14 @@ def lint(path):
     return errors.splitlines()
 
 
+def build(command):
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        out, err = proc.communicate()
+    if err:
+        raise RuntimeError(err.decode())
+    return out.decode()
+
+
 async def type_check(path):
     proc = await asyncio.create_subprocess_exec("mypy", path, stderr=asyncio.subprocess.PIPE)
     _, err = await proc.communicate()
@@ -859,6 +867,7 @@ def test_a_command_judged_by_its_output_alone(project):
     found, _ = _check(project, COMMANDS)
     assert found == [("m.py", "FC003", _line_of(COMMANDS, "if len(stderr) == 0:")),
                      ("m.py", "FC003", _line_of(COMMANDS, "if not errors:")),
+                     ("m.py", "FC003", _line_of(COMMANDS, "if err:")),
                      ("m.py", "FC003", _line_of(COMMANDS, "if err.strip():"))]
 
 

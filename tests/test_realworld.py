@@ -328,9 +328,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # to 3/155. Session 25 (two parties in calls of no stage, a yes/no question deciding a judge's arms, an
 # exit status a handler makes up, the user's solution as the candidate) found 6 more tune defects with
 # 8 findings, 6 real and 2 debatable: 45/206, 69/127, 118/127; held-out unchanged. Fresh batch 6
-# (no finding; none of its 19 real defects found) lowered held-out recall to 3/174.
+# (no finding; none of its 19 real defects found) lowered held-out recall to 3/174. Session 26 (a
+# command judged by whether it wrote to stderr) found 1 more tune defect with 1 finding judged real:
+# 46/206, 70/128, 119/128; held-out unchanged.
 FLOORS = {
-    "tune": {"recall": 0.218, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
+    "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
     "heldout": {"recall": 0.017, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
 }
 

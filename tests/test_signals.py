@@ -78,6 +78,15 @@ def _workers(process: subprocess.Popen) -> set[int]:
     return workers
 
 
+def _outlived(workers: set[int]) -> list[int]:
+    """The workers still running after the run ended, given a while to exit: an orphan keeps
+    running, a worker of a loaded machine only takes longer to go."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_running(pid) for pid in workers):
+        time.sleep(0.1)
+    return [pid for pid in workers if _running(pid)]
+
+
 def _interrupt(process: subprocess.Popen) -> tuple[float, str, str]:
     started = time.monotonic()
     process.send_signal(signal.SIGINT)
@@ -90,10 +99,11 @@ def _interrupt(process: subprocess.Popen) -> tuple[float, str, str]:
 
 
 def _assert_interrupted(process: subprocess.Popen) -> None:
-    """SIGINT ends the run promptly: exit 130, `failcode: interrupted`, no traceback."""
-    elapsed, out, err = _interrupt(process)
+    """SIGINT ends the run: exit 130, `failcode: interrupted`, no traceback. A run that does not
+    stop is killed after `_interrupt`'s timeout and fails on its exit status; no wall-clock bound
+    here, which a loaded machine would break."""
+    _, out, err = _interrupt(process)
     assert process.returncode == 130, (process.returncode, err[-2000:])
-    assert elapsed < 3.0, f"took {elapsed:.1f} s to stop"
     assert "Traceback" not in err, err[-3000:]
     assert err.strip().splitlines()[-1] == "failcode: interrupted"
 
@@ -106,8 +116,7 @@ def test_ctrl_c_with_a_worker_pool(tmp_path):
     assert process.poll() is None, "the run finished before it could be interrupted: make the tree bigger"
 
     _assert_interrupted(process)
-    time.sleep(0.5)
-    assert [pid for pid in workers if _running(pid)] == [], "orphaned workers"
+    assert _outlived(workers) == [], "orphaned workers"
     assert [pid for pid in _children(process.pid) if _running(pid)] == []
 
 
@@ -136,5 +145,4 @@ def test_worker_killed_mid_run(tmp_path):
     assert err.strip().splitlines() == [err.strip()]
     assert err.startswith("failcode: error: internal error: ")
     assert "files checked" not in out
-    time.sleep(0.5)
-    assert [pid for pid in workers if _running(pid)] == []
+    assert _outlived(workers) == []

@@ -104,7 +104,7 @@ class Commands:
             if process in asked:
                 continue
             found.append(_Pending(test.test, self.qualname, f"`{_callee(call)}(…)`", ("status",), "fallback",
-                                  "unread-status", ("its output decides, by", test.test), test.lineno,
+                                  "unread-status", ("its exit status unread, decided by", test.test), test.lineno,
                                   (call.lineno, test.lineno)))
         return found
 

@@ -1,7 +1,8 @@
 """Outcome model v3, through the real CLI on temp projects: FC006 by cause as well as by party, the
 contract's own FC006 idioms and their quiet twins, a default standing in every arm of an if/elif
-chain, and each finding's confidence. Expected (path, rule, line) come from the contract: FC006 is
-reported at the `except` keyword, FC003 at the recording site in the handler."""
+chain, a command judged by its output, and each finding's confidence. Expected (path, rule, line)
+come from the contract: FC006 is reported at the `except` keyword, FC003 at the recording site in the
+handler (a command judged by its output, where the contract is silent: at the `if` that judges it)."""
 
 from __future__ import annotations
 

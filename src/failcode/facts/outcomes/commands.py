@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import _awaited, _callee, _exit_status, _leaves, _resolve
 from failcode.facts.walk import walk
@@ -42,7 +43,7 @@ class Commands:
             self.commands.pop(name, None)
             self.outputs.pop(name, None)
         inner = _awaited(value)
-        if isinstance(inner, ast.Call) and _last_name(inner.func) in _STARTS \
+        if isinstance(inner, ast.Call) and _method(inner) in _STARTS \
                 and _resolve(_callee(inner) or "", self.imports) in _COMMANDS:
             if not any(keyword.arg == "check" and not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
                        for keyword in inner.keywords):
@@ -107,10 +108,6 @@ class Commands:
                                   "unread-status", ("its exit status unread, decided by", test.test), test.lineno,
                                   (call.lineno, test.lineno)))
         return found
-
-
-def _last_name(func: ast.expr) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _emptiness(test: ast.expr) -> ast.expr:

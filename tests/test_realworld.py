@@ -64,20 +64,22 @@ def test_bad_corpus_lines(line, error):
 
 
 def test_the_committed_corpus_and_its_split():
-    """88 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and six fresh batches
+    """91 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and seven fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
     assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 5, 47)
-    assert origins["fresh-3"] == origins["fresh-4"] == origins["fresh-5"] == origins["fresh-6"] == 3
+    assert origins["fresh-3"] == origins["fresh-4"] == origins["fresh-5"] == origins["fresh-6"] \
+        == origins["fresh-7"] == 3
     assert [pin.name for pin in pins if pin.fresh == 1] == ["outlines", "guidance", "composio-core"]
     assert [pin.name for pin in pins if pin.fresh == 2] == ["google-genai", "pymongo", "flytekit"]
     assert [pin.name for pin in pins if pin.fresh == 3] == ["ax-platform", "pytest-xdist", "hypothesis"]
     assert [pin.name for pin in pins if pin.fresh == 4] == ["locust", "langchain-core", "lm-eval"]
     assert [pin.name for pin in pins if pin.fresh == 5] == ["ragas", "evalplus", "rq"]
     assert [pin.name for pin in pins if pin.fresh == 6] == ["deepeval", "dramatiq", "nox"]
+    assert [pin.name for pin in pins if pin.fresh == 7] == ["bigcodebench", "huey", "tox"]
     assert all(pin.split == "heldout" for pin in pins if pin.fresh is not None)
     assert ("urllib3", "tune") in [(pin.name, pin.split) for pin in pins if pin.origin == "seen"]
     new = [pin.name for pin in pins if pin.origin == "new"]
@@ -330,10 +332,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 8 findings, 6 real and 2 debatable: 45/206, 69/127, 118/127; held-out unchanged. Fresh batch 6
 # (no finding; none of its 19 real defects found) lowered held-out recall to 3/174. Session 26 (a
 # command judged by whether it wrote to stderr) found 1 more tune defect with 1 finding judged real:
-# 46/206, 70/128, 119/128; held-out unchanged.
+# 46/206, 70/128, 119/128; held-out unchanged. Fresh batch 7 (one finding, judged false; none of its
+# 15 real defects found) lowered held-out recall to 3/189 and strict precision to 39/81.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.017, "precision_real": 0.48, "precision_real_or_debatable": 0.81},
+    "heldout": {"recall": 0.015, "precision_real": 0.48, "precision_real_or_debatable": 0.80},
 }
 
 

@@ -252,6 +252,57 @@ def test_a_cause_that_is_true_or_handed_on_stays_quiet(project):
     assert found == []
 
 
+TRACEBACKS = '''
+import json
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def read_config(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        log.warning("configuration file %s not found, using the defaults", path, exc_info=True)
+        return {}
+
+
+def read_settings(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        log.exception("settings file %s not found", path)
+        return {}
+
+
+def stop(sandbox):
+    try:
+        sandbox.prepare()
+        sandbox.terminate()
+    except Exception:
+        log.warning("could not stop the sandbox after it timed out", exc_info=True)
+
+
+def read_profile(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        log.warning("profile %s not found", path, exc_info=False)
+        return {}
+'''
+
+
+def test_a_log_line_that_prints_the_traceback_hands_the_truth_on(project):
+    """`exc_info=True` and `logger.exception(…)` print what was caught beside the words, as a message
+    carrying `{exc}` does: the cause the words say is no blanket cause. Control, reported before and
+    after: `exc_info=False` prints no traceback, so the words alone say "not found" for a parse error."""
+    found, _ = _check(project, TRACEBACKS)
+    assert found == [("m.py", "FC006", _line_of(TRACEBACKS, "except OSError:", 3))]
+
+
 # -- a default written before an if/elif chain stands in every arm --------------------------------
 
 CHAIN = '''

@@ -13,7 +13,7 @@ from failcode.facts.outcomes.records import _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
     _BUILTINS, _NOWHERE, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted, _narrows, _nodes,
     _reraises, _short, _simple_statements)
-from failcode.facts.vocabulary import TEXT_CALLS, is_recordable
+from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable
 from failcode.facts.walk import child_nodes
 
 
@@ -186,8 +186,8 @@ class Blames:
         if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
             return
         plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
-        carries = {id(statement) for statement in plain if handler.name is not None and any(
-            isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement]))}
+        carries = {id(statement) for statement in plain if _logs_traceback(statement) or handler.name is not None
+                   and any(isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement]))}
         told_by = [statement for statement in plain if id(statement) not in carries]
         texts = tuple(dict.fromkeys(_words_of(told_by)))
         raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by
@@ -246,3 +246,16 @@ class Blames:
         texts = tuple(dict.fromkeys(_words_of(node.body)))
         if texts:
             self.blames.append(_PendingBlame(node.test, self.qualname, texts, line, "no-result", subject=worker))
+
+
+def _logs_traceback(statement: ast.stmt) -> bool:
+    """`logger.exception("…")`, `log.warning("…", exc_info=True)`: a log line that prints the caught
+    exception's traceback hands the truth on beside its words, as a message with `{exc}` does."""
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return False
+    if call.func.attr == "exception":
+        return True
+    return call.func.attr in LOG_METHODS and any(
+        keyword.arg == "exc_info" and not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
+        for keyword in call.keywords)

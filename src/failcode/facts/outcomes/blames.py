@@ -178,8 +178,8 @@ class Blames:
         caught (`raise FileNotFoundError(…)`, "config not found", `status = "timeout"`) without
         passing the exception on as it is or looking at it first. Only what the handler does on
         every path counts (a statement under an `if` in it is a decision on what it caught), and a
-        raise or a message that carries the caught exception's own text hands the truth on beside
-        the cause; a value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is
+        raise or a message that carries the caught exception's own text, or a log line that prints
+        its traceback, hands the truth on beside the cause; a value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is
         what every counter reads, with or without it. With it, the try's calls (what else can fail
         there) and how many statements the try runs. Whether the cause is wrong for what the try
         can raise is FC006's to judge."""

@@ -179,15 +179,15 @@ class Blames:
         passing the exception on as it is or looking at it first. Only what the handler does on
         every path counts (a statement under an `if` in it is a decision on what it caught), and a
         raise or a message that carries the caught exception's own text, or a log line that prints
-        its traceback, hands the truth on beside the cause; a value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is
-        what every counter reads, with or without it. With it, the try's calls (what else can fail
-        there) and how many statements the try runs. Whether the cause is wrong for what the try
-        can raise is FC006's to judge."""
+        its traceback, hands the truth on beside the cause; a value it records for the cause
+        (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter reads, with or without it.
+        With it, the try's calls (what else can fail there) and how many statements the try runs.
+        Whether the cause is wrong for what the try can raise is FC006's to judge."""
         if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
             return
         plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
-        carries = {id(statement) for statement in plain if _logs_traceback(statement) or handler.name is not None
-                   and any(isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement]))}
+        carries = {id(statement) for statement in plain if _logs_traceback(statement) or (handler.name is not None
+                   and any(isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement])))}
         told_by = [statement for statement in plain if id(statement) not in carries]
         texts = tuple(dict.fromkeys(_words_of(told_by)))
         raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by

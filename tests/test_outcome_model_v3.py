@@ -303,6 +303,81 @@ def test_a_log_line_that_prints_the_traceback_hands_the_truth_on(project):
     assert found == [("m.py", "FC006", _line_of(TRACEBACKS, "except OSError:", 3))]
 
 
+# -- what our own functions raise, summarised across the project (principle 2) ---------------------
+
+FINDERS = '''
+import os
+
+
+def find_file(name, folders):
+    for folder in folders:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate):
+            return candidate
+    raise IOError(f"File {name!r} does not exist in any of {folders!r}")
+
+
+def load_plugin(name):
+    if not name.isidentifier():
+        raise OSError(f"bad plugin name {name!r}")
+    return __import__(name)
+'''
+
+CALLERS = '''
+import logging
+
+from pkg.finders import find_file, load_plugin
+
+log = logging.getLogger(__name__)
+
+
+def config_path(name):
+    try:
+        return find_file(name, [".", "/etc"])
+    except OSError:
+        log.warning("config file %s not found", name)
+        return None
+
+
+def read_config(name):
+    try:
+        with open(find_file(name, ["."])) as handle:
+            return handle.read()
+    except OSError:
+        log.warning("config file %s not found", name)
+        return None
+
+
+def plugin(name):
+    try:
+        return load_plugin(name)
+    except OSError:
+        log.warning("plugin %s not found", name)
+        return None
+
+
+def any_failure(name):
+    try:
+        return find_file(name, ["."])
+    except Exception:
+        log.warning("config file %s not found", name)
+        return None
+'''
+
+
+def test_a_handler_hears_the_cause_our_function_raises(project):
+    """`find_file` (another module of the package) raises IOError to say the file does not exist, so
+    `except OSError: "not found"` around nothing but it says what it was told: quiet. Reported, before
+    and after: `open()` beside it fails with a permission error too (read_config), `load_plugin`
+    raises OSError for a bad name, no "not found" (plugin), and a catch-all hears our own bugs too
+    (any_failure)."""
+    project.write({"pkg/__init__.py": "", "pkg/finders.py": FINDERS, "pkg/callers.py": CALLERS})
+    found = sorted(project.findings("pkg"))
+    assert found == [("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 2)),
+                     ("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 3)),
+                     ("pkg/callers.py", "FC006", _line_of(CALLERS, "except Exception:"))]
+
+
 # -- a default written before an if/elif chain stands in every arm --------------------------------
 
 CHAIN = '''

@@ -23,6 +23,7 @@ LibCST-free: the outcome scan (facts/outcomes/) and FC006 share it.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -104,6 +105,20 @@ def is_code(text: str) -> bool:
 def is_the_cause(cause: Cause, types: tuple[str, ...]) -> bool:
     """Every type the handler catches is that cause (`except requests.Timeout` saying "timed out")."""
     return bool(types) and all(cause.family.search(t) for t in types)
+
+
+def catches(types: tuple[str, ...], error: str) -> bool:
+    """A handler of `types` catches an error of class `error` (last names): the same class, or a
+    builtin subclass of a builtin it lists (`except OSError` catches `FileNotFoundError`; `IOError`
+    is `OSError`). Python's own exception classes are read for that, never the checked code's."""
+    raised = getattr(builtins, error, None)
+    for name in types:
+        short = name.rpartition(".")[2]
+        caught = getattr(builtins, short, None)
+        if short == error or isinstance(raised, type) and isinstance(caught, type) \
+                and issubclass(caught, BaseException) and issubclass(raised, caught):
+            return True
+    return False
 
 
 def _has_run(words: tuple[str, ...], runs: tuple[tuple[str, ...], ...]) -> bool:

@@ -234,6 +234,17 @@ class Members:
 
 
 @dataclass(frozen=True)
+class Raises:
+    """One of our functions raises an error that names a cause (`raise IOError("File %r does not
+    exist")`, `raise ConfigNotFound(path)`): its callers' handlers of that error hear that cause
+    (facts/outcomes/; `Project.raises_for`)."""
+
+    function: str  # qualified within its module: `filefind`, `Loader.load`
+    error: str  # the raised class, its last name (`IOError`)
+    cause: str  # causes.Cause.name (`not-found`)
+
+
+@dataclass(frozen=True)
 class Blame:
     """A place that may name an outside party for failures of ours, and what it says
     (facts/outcomes/); whether it blames one is FC006's to judge.
@@ -352,6 +363,7 @@ class FileFacts:
     aliases: tuple[tuple[str, str], ...] = ()
     tallies: tuple[Tally, ...] = ()
     enums: tuple[Members, ...] = ()
+    raises: tuple[Raises, ...] = ()  # our functions' raises that name a cause, for their callers
 
 
 @dataclass(frozen=True, order=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Optional
 
+from failcode import causes
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.model import COLLECTIONS, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
@@ -58,6 +59,8 @@ class Project:
     # (path, constant) and (None, qualified constant) → what it was derived from (`KNOWN = frozenset(Codes)`)
     aliases: dict[tuple[Optional[str], str], str] = field(default_factory=dict)
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # qualified Enum → its members' names
+    # a function's last name → what each of its definitions raises that names a cause (`Raises`)
+    raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -73,6 +76,7 @@ class Project:
         project = cls(files, configured, discovered, patterns, by_use=by_use)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
+        project.raisers = _raisers(files.values())
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source
@@ -317,6 +321,14 @@ class Project:
             return not text or self.is_failure_status(text, function) or _says_absent(text)
         return False
 
+    def raises_for(self, callee: str, cause: str, types: tuple[str, ...]) -> bool:
+        """Our function `callee` (`filefind`, `self.load`: by its last name, every definition of
+        that name in the project) raises an error `types` catch to say `cause`: a handler around
+        it that says so hears what it was told."""
+        definitions = self.raisers.get(callee.rpartition(".")[2])
+        return bool(definitions) and all(any(said == cause and causes.catches(types, error) for error, said in raised)
+                                         for raised in definitions)
+
     def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
         """A known registry (or a collection made from one), or an UPPER_CASE constant named like one
         (`FAILURE_ORDER`)."""
@@ -351,6 +363,18 @@ class Project:
 # `get_close_matches` ratio above which two codes of this length differ by a slip of the keyboard
 _TYPO_CUTOFF = 0.85
 _TYPO_MIN_LENGTH = 6
+
+
+def _raisers(files: Iterable[FileFacts]) -> dict[str, list[frozenset[tuple[str, str]]]]:
+    """A function's last name → one set per definition of the (error, cause) pairs it raises."""
+    by_definition: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for facts in files:
+        for raised in facts.raises:
+            by_definition.setdefault((facts.path, raised.function), set()).add((raised.error, raised.cause))
+    raisers: dict[str, list[frozenset[tuple[str, str]]]] = {}
+    for (_, function), raised in by_definition.items():
+        raisers.setdefault(function.rpartition(".")[2], []).append(frozenset(raised))
+    return raisers
 
 
 def _slip(code: str, other: str) -> bool:

@@ -133,7 +133,11 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     around a read and a parse, "configuration file not found" for a permission error, `status =
     "timeout"` for our own bug. The family is wider than the cause, so the try can fail otherwise.
     A failed connection may be named when the try does nothing but one call (it only talks to
-    that party), as a party may be blamed for a try that only calls it."""
+    that party), as a party may be blamed for a try that only calls it. A handler of a family
+    narrower than a catch-all, around nothing but calls of our own functions that raise what it
+    catches to say that cause (`except IOError: "File not found"` around `filefind(name)`, which
+    raises `IOError("File … does not exist")`), says what it was told: the summary of what our
+    functions raise comes from the whole project (`Project.raises_for`)."""
     found = causes.asserted(blame.raised, blame.texts, blame.written)
     if found is None:
         return None
@@ -142,6 +146,9 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     if causes.is_the_cause(cause, types):
         return None
     if cause.name == "connection" and blame.subject == "1" and len(blame.own) <= 1:
+        return None
+    if types and not {"Exception", "BaseException"}.intersection(types) and blame.own \
+            and all(kind == "own" and project.raises_for(name, cause.name, types) for kind, name, _, _ in blame.own):
         return None
     calls = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in blame.own[:3]))
     does = f" (which calls {calls})" if calls else ""

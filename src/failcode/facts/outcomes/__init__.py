@@ -53,15 +53,16 @@ from failcode.facts.outcomes.tallies import enums
 from failcode.facts.outcomes.syntax import _FUNCTIONS, _constant, _definitions, _inner, note_import
 from failcode.facts.stages import StageClassifier
 from failcode.facts.walk import walk
-from failcode.model import Blame, Members, Tally, Write
+from failcode.model import Blame, Members, Raises, Tally, Write
 from failcode.names import is_constant_name
 
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
-                                                     tuple[Members, ...]]:
+                                                     tuple[Members, ...], tuple[Raises, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
-    runs our own code, and the tallies, in source order; and the module's outcome Enums."""
+    runs our own code, and the tallies, in source order; the module's outcome Enums; and the
+    errors its functions raise that name a cause (the summary their callers are judged with)."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -76,6 +77,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     writes: list[Write] = []
     blames: list[Blame] = []
     tallies: list[Tally] = []
+    raises: list[Raises] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -90,10 +92,11 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         writes.extend(w.finish(lines) for w in contested)
         blames.extend(b.finish(lines) for b in scan.blames)
         tallies.extend(scan.finish_tallies(lines, module))
+        raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
-    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports)
+    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

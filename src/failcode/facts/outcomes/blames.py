@@ -201,13 +201,27 @@ class Blames:
         calls = []
         for node in _nodes(attempt.body, prose=False):
             if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
-                calls.append(("call", _callee(node), node.lineno, ""))
+                # `own`: a function of ours, whose raises the project summarises (`Project.raises_for`)
+                calls.append(("own" if self.is_own_call(node) else "call", _callee(node), node.lineno, ""))
         statements = sum(1 for _ in _simple_statements(attempt.body))
         told = tuple(dict.fromkeys(text for statement in told_by if isinstance(statement, ast.Raise)
                                    and statement.exc is not None for text in _words_of([ast.Expr(statement.exc)])))
         self.blames.append(_PendingBlame(handler, self.qualname, tuple(dict.fromkeys((*texts, *codes))),
-                                         attempt.lineno, "cause", _caught(types), tuple(calls[:4]), raised, written,
+                                         attempt.lineno, "cause", _caught(types), tuple(calls), raised, written,
                                          subject=str(statements), told=told))
+
+    def raises_causes(self) -> Iterator[tuple[str, str]]:
+        """(error class, cause) of each error the function raises that names a cause by its class
+        or its message (`raise IOError(f"File {name!r} does not exist")`, `raise NoSuchJob(id)`):
+        the summary its callers' handlers are judged with (issue 23, principle 2)."""
+        for node in self.raising:
+            raised = _dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)
+            if raised is None:
+                continue
+            error = raised.rpartition(".")[2]
+            found = causes.asserted((error,), tuple(_words_of([ast.Expr(node.exc)])), ())
+            if found is not None:
+                yield error, found[0].name
 
     def polled(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """`while True: try: state = client.status(job) … except Exception: return "timeout"`: any

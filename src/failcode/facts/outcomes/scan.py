@@ -150,6 +150,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.output_tests: list[tuple[ast.If, str, ast.Call]] = []  # tests of whether a command printed anything
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
+        self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
@@ -258,6 +259,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
                     self.assign(target, node.value, context)
         elif isinstance(node, ast.Expr):
             self.expression_statement(node.value, context)
+        elif isinstance(node, ast.Raise):
+            if node.exc is not None:
+                self.raising.append(node)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             for item in getattr(node, "items", ()):
                 if isinstance(item.optional_vars, ast.Name):

@@ -321,12 +321,26 @@ def load_plugin(name):
     if not name.isidentifier():
         raise OSError(f"bad plugin name {name!r}")
     return __import__(name)
+
+
+def locate(name):
+    if not os.path.exists(name):
+        raise FileNotFoundError(f"no such file: {name}")
+    return os.path.abspath(name)
+'''
+
+TOOLS = '''
+import shutil
+
+
+def locate(name):
+    return shutil.which(name)
 '''
 
 CALLERS = '''
 import logging
 
-from pkg.finders import find_file, load_plugin
+from pkg.finders import find_file, load_plugin, locate
 
 log = logging.getLogger(__name__)
 
@@ -362,6 +376,14 @@ def any_failure(name):
     except Exception:
         log.warning("config file %s not found", name)
         return None
+
+
+def tool_path(name):
+    try:
+        return locate(name)
+    except OSError:
+        log.warning("tool %s not found", name)
+        return None
 '''
 
 
@@ -369,13 +391,15 @@ def test_a_handler_hears_the_cause_our_function_raises(project):
     """`find_file` (another module of the package) raises IOError to say the file does not exist, so
     `except OSError: "not found"` around nothing but it says what it was told: quiet. Reported, before
     and after: `open()` beside it fails with a permission error too (read_config), `load_plugin`
-    raises OSError for a bad name, no "not found" (plugin), and a catch-all hears our own bugs too
-    (any_failure)."""
-    project.write({"pkg/__init__.py": "", "pkg/finders.py": FINDERS, "pkg/callers.py": CALLERS})
+    raises OSError for a bad name, no "not found" (plugin), a catch-all hears our own bugs too
+    (any_failure), and a name the project defines twice, once without the raise, is not known to
+    say it (tool_path: `locate` of tools.py raises nothing)."""
+    project.write({"pkg/__init__.py": "", "pkg/finders.py": FINDERS, "pkg/tools.py": TOOLS, "pkg/callers.py": CALLERS})
     found = sorted(project.findings("pkg"))
     assert found == [("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 2)),
                      ("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 3)),
-                     ("pkg/callers.py", "FC006", _line_of(CALLERS, "except Exception:"))]
+                     ("pkg/callers.py", "FC006", _line_of(CALLERS, "except Exception:")),
+                     ("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 4))]
 
 
 # -- a default written before an if/elif chain stands in every arm --------------------------------

@@ -364,6 +364,7 @@ class FileFacts:
     tallies: tuple[Tally, ...] = ()
     enums: tuple[Members, ...] = ()
     raises: tuple[Raises, ...] = ()  # our functions' raises that name a cause, for their callers
+    functions: tuple[str, ...] = ()  # every function the module defines, qualified (`Loader.load`)
 
 
 @dataclass(frozen=True, order=True)

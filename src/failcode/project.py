@@ -366,14 +366,21 @@ _TYPO_MIN_LENGTH = 6
 
 
 def _raisers(files: Iterable[FileFacts]) -> dict[str, list[frozenset[tuple[str, str]]]]:
-    """A function's last name → one set per definition of the (error, cause) pairs it raises."""
-    by_definition: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    """A function's last name → one set per definition of it in the project (a definition that
+    raises no cause has an empty set) of the (error, cause) pairs it raises. Only names that some
+    definition raises a cause under are kept."""
+    files = list(files)
+    raised_by: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for facts in files:
         for raised in facts.raises:
-            by_definition.setdefault((facts.path, raised.function), set()).add((raised.error, raised.cause))
+            raised_by.setdefault((facts.path, raised.function), set()).add((raised.error, raised.cause))
+    named = {function.rpartition(".")[2] for _, function in raised_by}
     raisers: dict[str, list[frozenset[tuple[str, str]]]] = {}
-    for (_, function), raised in by_definition.items():
-        raisers.setdefault(function.rpartition(".")[2], []).append(frozenset(raised))
+    for facts in files:
+        for function in dict.fromkeys(facts.functions):
+            name = function.rpartition(".")[2]
+            if name in named:
+                raisers.setdefault(name, []).append(frozenset(raised_by.get((facts.path, function), ())))
     return raisers
 
 

@@ -59,10 +59,11 @@ from failcode.names import is_constant_name
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
-                                                     tuple[Members, ...], tuple[Raises, ...]]:
+                                                     tuple[Members, ...], tuple[Raises, ...], tuple[str, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
-    runs our own code, and the tallies, in source order; the module's outcome Enums; and the
-    errors its functions raise that name a cause (the summary their callers are judged with)."""
+    runs our own code, and the tallies, in source order; the module's outcome Enums; the errors
+    its functions raise that name a cause (the summary their callers are judged with), and the
+    functions it defines (so a name's every definition is known)."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -78,6 +79,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     blames: list[Blame] = []
     tallies: list[Tally] = []
     raises: list[Raises] = []
+    functions: list[str] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -93,10 +95,11 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         blames.extend(b.finish(lines) for b in scan.blames)
         tallies.extend(scan.finish_tallies(lines, module))
         raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
+        functions.append(qualname)
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
-    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises)
+    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), tuple(functions)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

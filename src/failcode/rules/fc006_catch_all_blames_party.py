@@ -6,7 +6,7 @@ import re
 from typing import Iterator, Optional
 
 from failcode import causes
-from failcode.model import Blame, FileFacts, Finding
+from failcode.model import Blame, FileFacts, Finding, catches_all
 from failcode.names import segments
 from failcode.project import Project
 
@@ -147,7 +147,7 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
         return None
     if cause.name == "connection" and blame.subject == "1" and len(blame.own) <= 1:
         return None
-    if types and not {"Exception", "BaseException"}.intersection(types) and blame.own \
+    if not catches_all(types) and blame.own \
             and all(kind == "own" and project.raises_for(name, cause.name, types) for kind, name, _, _ in blame.own):
         return None
     calls = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in blame.own[:3]))

@@ -24,6 +24,14 @@ _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError Ke
                             " LookupError AttributeError NotImplementedError".split())
 
 
+def _raised(node: ast.Raise) -> Optional[str]:
+    """The dotted name of the class a raise raises (`raise errors.NotFound(key)`, `raise exc`);
+    None for a bare `raise` or an expression that names none."""
+    if node.exc is None:
+        return None
+    return _dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)
+
+
 def _raises_caught(handler: ast.ExceptHandler) -> bool:
     """`except Exception as e: …; raise e`: what was caught goes on as it is."""
     return handler.name is not None and any(
@@ -62,9 +70,8 @@ def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Itera
             continue
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "debug":
             continue
-        if isinstance(node, ast.Raise) and node.exc is not None:
-            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-            name = _dotted(raised)
+        if isinstance(node, ast.Raise):
+            name = _raised(node)
             if name is not None:
                 yield name.rpartition(".")[2]
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
@@ -142,7 +149,7 @@ class Blames:
         received: Optional[frozenset[str]] = None  # the names the try binds, found at its first call of our own
         for statement in _simple_statements(attempt.body):
             if isinstance(statement, ast.Raise) and statement.exc is not None:
-                raised = _dotted(statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc)
+                raised = _raised(statement)
                 # a check of our own (`raise ValueError("bad config")`), not of what was just read;
                 # or an exception object made elsewhere, raised again here (`raise exc`): whatever
                 # it is, the party did not raise it in this try
@@ -167,9 +174,7 @@ class Blames:
             texts = tuple(dict.fromkeys(_words_of(handler.body)))
             written = tuple(dict.fromkeys(_written(handler.body, outlives)))
             raised = tuple(dict.fromkeys(name.rpartition(".")[2] for node in _nodes(handler.body)
-                                         if isinstance(node, ast.Raise) and node.exc is not None
-                                         for name in [_dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)]
-                                         if name))
+                                         if isinstance(node, ast.Raise) for name in [_raised(node)] if name))
             self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "handler", _caught(types),
                                              tuple(own), raised, written))
 
@@ -191,9 +196,7 @@ class Blames:
         told_by = [statement for statement in plain if id(statement) not in carries]
         texts = tuple(dict.fromkeys(_words_of(told_by)))
         raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by
-                                     if isinstance(statement, ast.Raise) and statement.exc is not None
-                                     for name in [_dotted(statement.exc.func if isinstance(statement.exc, ast.Call)
-                                                          else statement.exc)] if name))
+                                     if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
         written = tuple(dict.fromkeys(_written(plain, frozenset())))
         codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose
         if causes.asserted(raised, (*texts, *codes), written) is None:
@@ -215,7 +218,7 @@ class Blames:
         or its message (`raise IOError(f"File {name!r} does not exist")`, `raise NoSuchJob(id)`):
         the summary its callers' handlers are judged with (issue 23, principle 2)."""
         for node in self.raising:
-            raised = _dotted(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)
+            raised = _raised(node)
             if raised is None:
                 continue
             error = raised.rpartition(".")[2]

@@ -507,6 +507,30 @@ class Agent:
             return f"error: {e}"
 
 
+class OllamaAgent:
+    def _make_request(self, observation):
+        resp = self.client.chat(model="m", messages=[observation])
+        return resp["message"]["content"]
+
+    def __call__(self, observation):
+        try:
+            out = self._make_request(observation)
+            return out
+        except Exception as e:
+            return f"ERROR (Ollama): {e}"
+
+
+class EchoAgent:
+    def _make_request(self, observation):
+        return observation
+
+    def __call__(self, observation):
+        try:
+            return self._make_request(observation)
+        except Exception as e:
+            return f"ERROR (echo): {e}"
+
+
 class WebSearchTool:
     def forward(self, query):
         try:
@@ -520,7 +544,9 @@ class WebSearchTool:
 def test_an_error_message_in_the_place_of_a_reply(project):
     """A broad handler returns an error message where its try returns what a model replied: read in
     the try (act), derived from the reply through names (clues), or the answer of our own function
-    in another module that returns a reply it read (relayed: `clients.ask`). Quiet: None in its
+    in another module that returns a reply it read (relayed: `clients.ask`), or of this class's
+    method that does (`OllamaAgent._make_request`, though `EchoAgent` defines the name too and
+    reads no reply: quiet, by its own definition). Quiet: None in its
     place, a marker in brackets, a narrow handler of the timeout, a handler that decides on what it
     caught, a file read (no reply), a name the project defines twice and once without a reply
     (`lookup`, in clients.py and search.py), and a tool, whose answer a model reads."""
@@ -529,14 +555,16 @@ def test_an_error_message_in_the_place_of_a_reply(project):
     found = sorted(project.findings("pkg"))
     assert found == [("pkg/agents.py", "FC003", _line_of(AGENTS, 'return f"An error occurred: {e}"')),
                      ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return [f"Error while generating clues')),
-                     ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return "Request failed: " + str(e)'))]
+                     ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return "Request failed: " + str(e)')),
+                     ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return f"ERROR (Ollama): {e}"'))]
 
 
 def test_a_reply_the_caller_cannot_take_for_output_stays_quiet(project):
     """Control, before and after: the same agent returning None, or raising, from its handler."""
     source = AGENTS.replace('return f"An error occurred: {e}"', "return None") \
         .replace('return [f"Error while generating clues: {e}"]', "raise") \
-        .replace('return "Request failed: " + str(e)', "return None")
+        .replace('return "Request failed: " + str(e)', "return None") \
+        .replace('return f"ERROR (Ollama): {e}"', "return None")
     project.write({"pkg/__init__.py": "", "pkg/clients.py": CLIENTS, "pkg/search.py": SEARCH,
                    "pkg/agents.py": source})
     assert project.findings("pkg") == []

@@ -145,16 +145,18 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
     replied (facts/outcomes/replies.py): `return completion.choices[0].message.content` …
     `except Exception as e: return f"An error occurred: {e}"`. Whoever takes the answer (a game
     playing it as the player's move, a grader scoring it, a generator storing it as data) takes
-    the failure for output. The reply may come through our own function (`out =
-    self._make_request(obs)`): reported when every definition of that name in the project returns
-    a reply it read (`Project.returns_reply`)."""
+    the failure for output. The reply may come through our own function: a method of the class
+    (`out = self._make_request(obs)`) when this file's definition of it returns a reply it read,
+    another function (`out = ask(obs)`) when every definition of that name in the project does
+    (`Project.returns_reply`)."""
     replies = {(write.function, write.trigger): write for write in facts.writes
                if write.kind in ("reply-read", "relay")}
     for fallback in facts.writes:
         if fallback.kind != "error-text" or fallback.pos.line in reported:
             continue
         genuine = replies.get((fallback.function, fallback.trigger))
-        if genuine is None or genuine.kind == "relay" and not project.returns_reply(genuine.source):
+        if genuine is None or genuine.kind == "relay" and not (
+                genuine.source in facts.replies if "." in genuine.source else project.returns_reply(genuine.source)):
             continue
         how = "which reads a model's or service's reply" if genuine.kind == "relay" else "read from a model's or service's reply"
         yield Finding(facts.path, fallback.pos, CODE,

@@ -109,7 +109,7 @@ class Replies:
             return
         returned, kind, source = found
         why = ("returns", source) if kind == "reply-read" else ("returns the answer of our", source)
-        callee = (_callee(source) or "").rpartition(".")[2] if kind == "relay" else ""
+        callee = self._relayed_from(source) if kind == "relay" else ""
         self.writes.append(_Pending(returned, self.qualname, "return", (ANY_REPLY,), "verdict", kind, why,
                                     handler.lineno, (0, _NOWHERE), source=callee))
         self.writes.append(_Pending(end.value, self.qualname, "return", (repr(text),), "fallback", "error-text",
@@ -141,6 +141,15 @@ class Replies:
                 if isinstance(value, ast.Name) and value.id in relayed:
                     return statement.value, "relay", relayed[value.id]
         return None
+
+    def _relayed_from(self, call: ast.expr) -> str:
+        """Whose answer a relay returns: a method of this class by its qualified name
+        (`OllamaAgent._make_request`, this file's definition), another function of ours by its
+        last name (every definition of it in the project answers for it)."""
+        root, _, rest = (_callee(call) or "").partition(".")
+        if root in ("self", "cls") and rest in self.methods:
+            return f"{self.qualname.rpartition('.')[0]}.{rest}"
+        return (rest or root).rpartition(".")[2]
 
     def serves_a_model(self) -> bool:
         """A tool: decorated as one (`@tool`, `@function_tool`, `@mcp.tool()`), or a method of a

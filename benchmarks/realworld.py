@@ -434,13 +434,15 @@ def table(result: dict, show: Iterable[str] = ("tune",)) -> list[str]:
 
 
 def stub_rows(result: dict, show: Iterable[str] = ("tune",)) -> list[str]:
-    """judged table rows for the unjudged findings of the shown splits, verdict `?` and the message
-    standing in for the reason: a person replaces both after reading the code."""
+    """judged table rows for the unjudged findings of the shown splits, verdict `?` and, for the tune
+    split, the message standing in for the reason: a person replaces both after reading the code. A
+    held-out row's reason is left empty: its judge reads the code with the rule's meaning only, and
+    failcode's message would tell them what to find."""
     rows = ["\t".join(JUDGED_HEADER)]
     for name, split in result["splits"].items():
         if name in show and name != "fresh":
             for f in split["unjudged"]:
-                message = " ".join(f["message"].split())  # no tab or newline may break the row
+                message = " ".join(f["message"].split()) if name == "tune" else ""  # no tab or newline in a row
                 rows.append("\t".join((f["package"], f["path"], str(f["line"]), f["rule"], "?", message)))
     return rows
 

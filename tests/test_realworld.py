@@ -248,7 +248,7 @@ def test_held_out_rows_are_listed_only_when_shown():
     shown = "\n".join(rw.table(result, ("tune", "heldout")))
     assert "held-out miss" in shown and "g a.py:7 FC003 msg" in shown
     assert rw.stub_rows(result) == [JUDGED_HEAD.rstrip("\n")]
-    assert rw.stub_rows(result, ("tune", "heldout"))[1:] == ["g\ta.py\t7\tFC003\t?\tmsg"]
+    assert rw.stub_rows(result, ("tune", "heldout"))[1:] == ["g\ta.py\t7\tFC003\t?\t"]  # no message: the judge reads blind
     redacted = rw.redacted(result, ("tune",))
     assert redacted["splits"]["heldout"]["defects_missed"] == [] and redacted["splits"]["tune"] == result["splits"]["tune"]
     assert redacted["splits"]["heldout"]["rules"] == result["splits"]["heldout"]["rules"]

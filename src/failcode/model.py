@@ -165,7 +165,6 @@ class Write:
     attempt: Optional[Pos] = None  # a handler's fallback: its `try` keyword
     stages: tuple[StageCall, ...] = ()  # … and the stages its try body calls, in separate statements
     kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing (or of the record it writes)
-    source: str = ""  # a `relay`: the function of ours whose answer is returned (`_make_request`), by its last name
 
     @property
     def action(self) -> str:
@@ -366,7 +365,6 @@ class FileFacts:
     enums: tuple[Members, ...] = ()
     raises: tuple[Raises, ...] = ()  # our functions' raises that name a cause, for their callers
     functions: tuple[str, ...] = ()  # every function the module defines, qualified (`Loader.load`)
-    replies: tuple[str, ...] = ()  # the functions that return what a model or service replied (`Agent._make_request`)
 
 
 @dataclass(frozen=True, order=True)

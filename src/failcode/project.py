@@ -61,8 +61,6 @@ class Project:
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # qualified Enum → its members' names
     # a function's last name → what each of its definitions raises that names a cause (`Raises`)
     raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
-    # a function's last name → whether each of its definitions returns a reply it read (`FileFacts.replies`)
-    repliers: dict[str, list[bool]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -79,7 +77,6 @@ class Project:
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
         project.raisers = _raisers(files.values())
-        project.repliers = _repliers(files.values())
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source
@@ -332,12 +329,6 @@ class Project:
         return bool(definitions) and all(any(said == cause and causes.catches(types, error) for error, said in raised)
                                          for raised in definitions)
 
-    def returns_reply(self, callee: str) -> bool:
-        """Our function `callee` (by its last name, every definition of it in the project) returns
-        what a model or service replied: a try that returns its answer returns a reply."""
-        definitions = self.repliers.get(callee.rpartition(".")[2])
-        return bool(definitions) and all(definitions)
-
     def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
         """A known registry (or a collection made from one), or an UPPER_CASE constant named like one
         (`FAILURE_ORDER`)."""
@@ -391,21 +382,6 @@ def _raisers(files: Iterable[FileFacts]) -> dict[str, list[frozenset[tuple[str, 
             if name in named:
                 raisers.setdefault(name, []).append(frozenset(raised_by.get((facts.path, function), ())))
     return raisers
-
-
-def _repliers(files: Iterable[FileFacts]) -> dict[str, list[bool]]:
-    """A function's last name → one flag per definition of it in the project: whether it returns
-    a reply it read. Only names that some definition returns a reply under are kept."""
-    files = list(files)
-    named = {function.rpartition(".")[2] for facts in files for function in facts.replies}
-    repliers: dict[str, list[bool]] = {}
-    for facts in files:
-        replies = set(facts.replies)
-        for function in dict.fromkeys(facts.functions):
-            name = function.rpartition(".")[2]
-            if name in named:
-                repliers.setdefault(name, []).append(function in replies)
-    return repliers
 
 
 def _slip(code: str, other: str) -> bool:

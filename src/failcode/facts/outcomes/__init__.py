@@ -35,7 +35,6 @@ The package holds one module per concept, and the scan of one function is one cl
 - `paths`: failure paths that are except handlers, retry loops and what a handler leaves standing;
 - `branches`: failure paths that are branches: no match, an error status, a dispatch no answer took;
 - `provenance`: where a value comes from: the candidate's output, a reply, our own code;
-- `replies`: what a function answers from a model or service, and an error message in its place;
 - `blames`: what a broad handler or a "no result" test says caused a failure (FC006's facts);
 - `tallies`: chains that sort outcomes into buckets by an Enum's members, and the module's
   outcome Enums (FC004's facts);
@@ -60,13 +59,11 @@ from failcode.names import is_constant_name
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
-                                                     tuple[Members, ...], tuple[Raises, ...], tuple[str, ...],
-                                                     tuple[str, ...]]:
+                                                     tuple[Members, ...], tuple[Raises, ...], tuple[str, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
     runs our own code, and the tallies, in source order; the module's outcome Enums; the errors
-    its functions raise that name a cause and the functions that return a reply they read (the
-    summaries their callers are judged with), and the functions it defines (so a name's every
-    definition is known)."""
+    its functions raise that name a cause (the summary their callers are judged with), and the
+    functions it defines (so a name's every definition is known)."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -83,7 +80,6 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     tallies: list[Tally] = []
     raises: list[Raises] = []
     functions: list[str] = []
-    replies: list[str] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -100,13 +96,10 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         tallies.extend(scan.finish_tallies(lines, module))
         raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
         functions.append(qualname)
-        if scan.gives_reply:
-            replies.append(qualname)
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
-    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), tuple(functions), \
-        tuple(replies)
+    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), tuple(functions)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

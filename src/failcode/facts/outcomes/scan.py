@@ -19,7 +19,6 @@ from failcode.facts.outcomes.commands import Commands
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
-from failcode.facts.outcomes.replies import Replies
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _NOWHERE, _REFERENCE, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
@@ -108,7 +107,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Commands, Replies):
+class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Commands):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -152,7 +151,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.writes: list[_Pending] = []
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
-        self.gives_reply = False  # a genuine return reads a model's or service's reply (`Replies.note_answer`)
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
@@ -254,8 +252,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         if isinstance(node, ast.Return):
             if node.value is not None:
                 self.write("return", node.value, context, top=True)
-                if context.fallback is None and not context.silent and not self.gives_reply:
-                    self.note_answer(node.value)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             if node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -349,10 +349,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # lowered held-out recall to 3/218. Fresh batch 11 (one finding, judged real; one of its 18 real
 # defects found) left every floor standing. Fresh batch 12 (52 findings judged blind: 25 real, 9
 # debatable, 18 false, most of the false in one suite of graders; two of its 24 real defects found)
-# lowered held-out precision to 103/138 real or debatable.
+# lowered held-out precision to 101/132 real or debatable (at 68aac64, after the one rule of session
+# 29 that fired there was withheld).
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.013, "precision_real": 0.46, "precision_real_or_debatable": 0.74},
+    "heldout": {"recall": 0.013, "precision_real": 0.46, "precision_real_or_debatable": 0.76},
 }
 
 

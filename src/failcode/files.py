@@ -153,16 +153,16 @@ class FileFinder:
             return
         local = [*ignores, *self._gitignore(directory)]
         for entry in entries:
-            path = Path(entry.path)
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
                 is_dir = False
-            if entry.name == ".gitignore":
-                continue
+            if not is_dir and not entry.name.endswith(SUFFIXES):
+                continue  # never checked, so never asked whether it is excluded (most of a tree's entries)
+            path = Path(entry.path)
             if self.excluded(path, is_dir) or self._ignored(path, is_dir, local):
                 continue
             if is_dir:
                 yield from self._walk_dir(path, local)
-            elif entry.name.endswith(SUFFIXES):
+            else:
                 yield path

@@ -282,6 +282,13 @@ def test_stub_rows_and_diff():
     assert rw.diff(old, new) == ([finding(2), finding(3)], [finding(1)])
 
 
+def test_a_diff_weighs_held_out_findings_by_their_verdicts_without_listing_them():
+    appeared = [finding(2), finding(3), finding(4), finding(5)]
+    judged = {finding(2).key: "real", finding(3).key: "false", finding(4).key: "false"}
+    assert rw.hidden_verdicts(appeared, judged) == "4 held-out not listed: 1 real, 2 false, 1 unjudged"
+    assert rw.hidden_verdicts([], judged) == ""
+
+
 # -- the cache ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("member, sdist, expected", [

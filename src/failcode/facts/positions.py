@@ -118,6 +118,8 @@ def statement_positions(module: cst.Module, nodes: Iterable[cst.CSTNode], source
                 raise interrupt
             if ranges.waiting or state.anchor_line is None:
                 raise
+        finally:
+            state.ended()
         if ranges.waiting or state.anchor_line is None:
             raise Unpositioned(f"line {line}: rendering did not reach every wanted node")
         shift = line - state.anchor_line
@@ -147,6 +149,11 @@ class _State(PositionProvidingCodegenState):
         self.anchor_line: Optional[int] = None
         self.provider = SimpleNamespace(_computed=_Ranges(self, wanted))
 
+    def ended(self) -> None:
+        """The rendering has stopped, however it stopped: a generator it left suspended (Ctrl-C)
+        and the garbage collector closes later stores its range quietly, raising nothing."""
+        self.provider._computed.live = False
+
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
         if node is self.anchor and self.anchor_line is None:
             self.anchor_line = self.line
@@ -164,13 +171,14 @@ class _Ranges(dict):
         self.state = state
         self.waiting = set(wanted)
         self.final: dict[int, CodeRange] = {}
+        self.live = True  # the rendering runs: the last wanted range stops it (`_State.ended`)
 
     def __setitem__(self, node, value) -> None:
         super().__setitem__(node, value)
         if id(node) in self.waiting:
             self.waiting.discard(id(node))
             self.final[id(node)] = value
-            if not self.waiting and self.state.anchor_line is not None:
+            if not self.waiting and self.state.anchor_line is not None and self.live:
                 raise _Complete
 
 

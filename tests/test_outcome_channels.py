@@ -1497,6 +1497,39 @@ def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project
     assert project.findings() == [("service.py", "FC006", 10), ("service.py", "FC006", 28)]
 
 
+def test_fc006_an_arm_that_hands_the_reply_itself_on_says_which_status(project):
+    """The status shape's own principle (`every_status`): an arm that passes the status on says which
+    failure it was. Handing the reply itself to an error mapper, or to the exception, passes its
+    status and words on as `f"… {response.status_code}"` does: quiet. Control, reported before and
+    after: the arm hands on the request's URL, not the reply."""
+    project.write({"service.py": '''
+        class ServiceUnavailable(Exception):
+            pass
+
+
+        def fetch_mapped(client, url):
+            response = client.get(url)
+            if response.status_code != 200:
+                raise error_for("backend unavailable", response)
+            return response.json()
+
+
+        def fetch_attached(client, url):
+            response = client.get(url)
+            if not response.ok:
+                raise ServiceUnavailable("backend unavailable", response=response)
+            return response.json()
+
+
+        def fetch_blind(client, url):
+            response = client.get(url)
+            if response.status_code >= 400:
+                raise ServiceUnavailable("backend unavailable", url)
+            return response.json()
+        '''})
+    assert project.findings() == [("service.py", "FC006", 21)]
+
+
 def test_fc002_a_compare_of_a_field_of_what_the_try_parsed(project):
     """lighteval's emotion metric (labelled): the try parses the reply, looks the gold label up in
     our own table and compares a field of the parsed reply with it; the handler returns

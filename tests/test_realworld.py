@@ -370,10 +370,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # error-status branches, judged blind: 0 real, 8 debatable, 64 false; none of its 14 real defects
 # found) lowered held-out precision to 65/204 real, 109/204 real or debatable. Fresh batch 14 (8
 # findings judged blind: 3 real, 5 false; one of its 30 real defects found) raised recall to 7/304 and
-# lowered precision to 68/212 real, 112/212 real or debatable.
+# lowered precision to 68/212 real, 112/212 real or debatable. Session 30 (an error-status arm that
+# hands the reply itself on says which status it was) removed batch 13's 72 findings (0 real, 8
+# debatable, 64 false) and changed no other: 68/140 real, 104/140 real or debatable.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.023, "precision_real": 0.32, "precision_real_or_debatable": 0.52},
+    "heldout": {"recall": 0.023, "precision_real": 0.48, "precision_real_or_debatable": 0.74},
 }
 
 

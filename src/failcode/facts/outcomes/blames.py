@@ -24,6 +24,13 @@ _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError Ke
                             " LookupError AttributeError NotImplementedError".split())
 
 
+def _reply_of(test: ast.expr) -> Optional[str]:
+    """The reply an error-status test asks: `response` in `response.status_code != 200` or
+    `not response.ok`; None when the test names a bare status."""
+    asked = test.operand if isinstance(test, ast.UnaryOp) else test.left if isinstance(test, ast.Compare) else None
+    return _dotted(asked.value) if isinstance(asked, ast.Attribute) else None
+
+
 def _raised(node: ast.Raise) -> Optional[str]:
     """The dotted name of the class a raise raises (`raise errors.NotFound(key)`, `raise exc`);
     None for a bare `raise` or an expression that names none."""
@@ -241,9 +248,15 @@ class Blames:
         """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`: one
         cause for every failing status, our own 400s and 401s among them. An arm that passes the
         status or the reply's own words on (`f"failed with {response.status_code}"`) says which
-        failure it was. Whether the arm blames a party is FC006's to judge."""
-        if any(isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS for part in _nodes(node.body)):
-            return
+        failure it was; so does one that hands the reply itself to a call (an error mapper, the
+        exception: `raise error_for(response)`). Whether the arm blames a party is FC006's to judge."""
+        reply = _reply_of(node.test)
+        for part in _nodes(node.body):
+            if isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS:
+                return
+            if reply is not None and isinstance(part, ast.Call) and any(
+                    _dotted(argument) == reply for argument in (*part.args, *(k.value for k in part.keywords))):
+                return
         texts = tuple(dict.fromkeys(_words_of(node.body)))
         if texts:
             self.blames.append(_PendingBlame(node.test, self.qualname, texts, node.lineno, "status",

@@ -79,11 +79,12 @@ FRESH_BATCHES = {
     12: ["inspect-evals", "nose2", "browser-use"],
     13: ["langfuse", "e2b", "pytest-asyncio"],
     14: ["anthropic", "dspy", "stestr"],
+    15: ["trulens-core", "celery", "pytest-cov"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """112 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and fourteen fresh batches
+    """115 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and fifteen fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
@@ -372,10 +373,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # findings judged blind: 3 real, 5 false; one of its 30 real defects found) raised recall to 7/304 and
 # lowered precision to 68/212 real, 112/212 real or debatable. Session 30 (an error-status arm that
 # hands the reply itself on says which status it was) removed batch 13's 72 findings (0 real, 8
-# debatable, 64 false) and changed no other: 68/140 real, 104/140 real or debatable.
+# debatable, 64 false) and changed no other: 68/140 real, 104/140 real or debatable. Fresh batch 15
+# (no finding; none of its 12 real defects found) lowered held-out recall to 7/316.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.023, "precision_real": 0.48, "precision_real_or_debatable": 0.74},
+    "heldout": {"recall": 0.022, "precision_real": 0.48, "precision_real_or_debatable": 0.74},
 }
 
 

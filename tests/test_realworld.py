@@ -374,10 +374,13 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # lowered precision to 68/212 real, 112/212 real or debatable. Session 30 (an error-status arm that
 # hands the reply itself on says which status it was) removed batch 13's 72 findings (0 real, 8
 # debatable, 64 false) and changed no other: 68/140 real, 104/140 real or debatable. Fresh batch 15
-# (no finding; none of its 12 real defects found) lowered held-out recall to 7/316.
+# (no finding; none of its 12 real defects found) lowered held-out recall to 7/316. Every held-out
+# finding was then judged again blind (earlier judges had seen failcode's message): the blind verdicts
+# agreed on 115 of 140, and a third blind reader settled the 25 others by majority, which moved
+# precision to 67/140 real, 107/140 real or debatable.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
-    "heldout": {"recall": 0.022, "precision_real": 0.48, "precision_real_or_debatable": 0.74},
+    "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},
 }
 
 

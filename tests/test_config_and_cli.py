@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pathspec
 import pytest
+
+from failcode.config import Settings
+from failcode.files import PathPatterns
 
 FINDING = '''
 FAILURE_CODES = ["PARSE_FAILED", "COMPARE_FAILED"]
@@ -134,6 +138,41 @@ def test_gitignore_and_exclude(project):
     # explicitly named files are checked unless --force-exclude
     assert {f[0] for f in project.findings("vendor/v.py")} == {"vendor/v.py"}
     assert project.findings("vendor/v.py", "--force-exclude") == []
+
+
+def test_gitignore_negation_keeps_a_file(project):
+    """A negated pattern (`!generated/keep.py`) brings back what an earlier one excluded: gitignore
+    decides by the patterns' order, not by whether any matches."""
+    project.write({
+        ".gitignore": "generated/*\n!generated/keep.py\n",
+        "a.py": FINDING,
+        "generated/g.py": FINDING,
+        "generated/keep.py": FINDING,
+    })
+    assert {f[0] for f in project.findings()} == {"a.py", "generated/keep.py"}
+
+
+PATTERN_LISTS = [
+    list(Settings().exclude),
+    ["generated/"],
+    ["/build", "*.pyc", "docs/**/conf.py", "a?c[0-9].py", "deep/**", "**/cache"],
+    ["*.py", "!keep.py"],
+    ["generated/*", "!generated/keep.py"],
+    ["# a comment", ""],
+    [],
+]
+PATHS = ["a.py", "build/", "build", "src/build/", "x/venv/", "venv", "pkg/a.egg-info/", "generated/",
+         "generated/g.py", "generated/keep.py", "keep.py", "docs/conf.py", "docs/a/b/conf.py", "abc1.py",
+         "abc12.py", "deep/x/y.py", "a/cache/", "a/cache", "node_modules/", "mod/node_modules/x.py",
+         "./build/", "x.pyc"]
+
+
+@pytest.mark.parametrize("lines", PATTERN_LISTS)
+def test_path_patterns_answer_as_pathspec_does(lines):
+    """`PathPatterns` asks patterns without a negation as one expression: its answer must be
+    gitignore's, as pathspec gives it, pattern by pattern, for every kind of pattern."""
+    patterns, spec = PathPatterns(lines), pathspec.GitIgnoreSpec.from_lines(lines)
+    assert [patterns.matches(path) for path in PATHS] == [spec.match_file(path) for path in PATHS]
 
 
 def test_output_is_sorted_and_one_based(project):

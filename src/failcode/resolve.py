@@ -20,6 +20,7 @@ from typing import Iterable, Optional
 import pathspec
 
 from failcode.config import ConfigError, Selection, Settings, load, load_file, read_pyproject, shown
+from failcode.files import PathPatterns
 from failcode.model import Finding
 from failcode.names import SegmentPattern
 from failcode.project import Patterns
@@ -113,7 +114,7 @@ class Compiled:
         self.rules = select_rules((*settings.selections, overrides.selection))
         self.patterns = Patterns(code=re.compile(settings.code_pattern), blame=SegmentPattern(settings.blame_pattern),
                                  internal=SegmentPattern(settings.internal_pattern))
-        self._exclude = pathspec.GitIgnoreSpec.from_lines([*self.settings.exclude, *self.settings.extend_exclude])
+        self._exclude = PathPatterns([*self.settings.exclude, *self.settings.extend_exclude])
         where = f"{shown(settings.config_file)}: tool.failcode" if settings.config_file else "tool.failcode"
         self._ignores = [(pathspec.GitIgnoreSpec.from_lines([pattern]),
                           set().union(*(_codes(c, f"{where}.per-file-ignores.{pattern}") for c in codes)))
@@ -128,7 +129,7 @@ class Compiled:
         except ValueError:
             pass
         suffix = "/" if is_dir else ""
-        return any(self._exclude.match_file(candidate + suffix) for candidate in candidates)
+        return any(self._exclude.matches(candidate + suffix) for candidate in candidates)
 
     def ignores(self, finding: Finding, absolute: Path) -> bool:
         """`per-file-ignores` silences the finding's rule in its file (matched relative to the root,

@@ -154,7 +154,7 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options,
     else:
         order = pending[::-1]  # largest first: a few large files can hold most of the LibCST work
         with _pool(min(jobs, len(order)), settings, options.prescreen) as pool:
-            computed = pool.map(extract_task, [missing[i][1] for i in order],
+            computed = pool.map(_collected, [missing[i][1] for i in order],
                                 chunksize=max(1, len(order) // (jobs * 32)))  # small chunks, for the same reason
             for i, outcome in zip(order, computed):  # map yields in order, each as soon as it is ready
                 fresh_by[i] = outcome
@@ -170,16 +170,22 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options,
 
 def _in_process(task: Task, settings: Settings, prescreen: bool) -> Union[FileFacts, FileError]:
     _raise_recursion_limit()  # not _init_worker: this process must keep handling Ctrl-C
-    # A file's syntax trees live until its facts are out, so the collections its allocations
-    # trigger free little and move the trees up a generation, again and again (a twentieth of a
-    # run on litellm); the collection below, after the file, frees the cycles it left.
+    return _collected(task, settings, prescreen)
+
+
+def _collected(task: Task, settings: Optional[Settings] = None, prescreen: bool = True) -> Union[FileFacts, FileError]:
+    """`extract_task` (in this process or a pool worker) with one garbage collection after the file
+    instead of those its allocations trigger: its syntax trees live until its facts are out, so
+    those free little and move the trees up a generation, again and again (a twentieth of a run on
+    litellm). The collection after the file frees the cycles it left; what is alive then (the facts
+    so far, a worker's imports) is frozen, so no later collection looks at it again."""
     gc.disable()
     try:
         outcome = extract_task(task, settings, prescreen)
     finally:
         gc.enable()
     gc.collect()
-    gc.freeze()  # the facts so far, kept to the end: no collection need look at them again
+    gc.freeze()
     return outcome
 
 

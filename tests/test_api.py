@@ -103,6 +103,19 @@ def test_in_process_check_leaves_ctrl_c_to_the_host():
     assert done.stdout.strip() == "True"
 
 
+@pytest.mark.parametrize("automatic", [True, False])
+def test_in_process_check_leaves_garbage_collection_as_the_host_set_it(automatic, tmp_path):
+    """failcode turns automatic garbage collection off while it extracts a file: the host's
+    setting, on or off, is what it finds after the call, and nothing of its heap stays frozen."""
+    write_tree(tmp_path, {"a.py": "def f():\n    return 1\n", "b.py": "x = 1\n"})
+    code = (f"import gc, failcode; gc.enable() if {automatic} else gc.disable(); "
+            f"failcode.check_paths([{str(tmp_path)!r}]); "
+            "print(gc.isenabled(), gc.get_freeze_count())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(automatic), "0"]
+
+
 def test_package_exports_the_api_on_first_use():
     code = "import failcode; r = failcode.check_source('x = 1\\n'); print(failcode.__version__, len(r.findings))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -178,12 +178,15 @@ def _collected(task: Task, settings: Optional[Settings] = None, prescreen: bool 
     instead of those its allocations trigger: its syntax trees live until its facts are out, so
     those free little and move the trees up a generation, again and again (a twentieth of a run on
     litellm). The collection after the file frees the cycles it left; what is alive then (the facts
-    so far, a worker's imports) is frozen, so no later collection looks at it again."""
+    so far, a worker's imports) is frozen, so no later collection looks at it again. A host that
+    turned automatic collection off (an editor calling the API) finds it off still."""
+    automatic = gc.isenabled()
     gc.disable()
     try:
         outcome = extract_task(task, settings, prescreen)
     finally:
-        gc.enable()
+        if automatic:
+            gc.enable()
     gc.collect()
     gc.freeze()
     return outcome

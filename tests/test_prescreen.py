@@ -94,6 +94,7 @@ SHAPES = {
     "dict_key_concatenated": "def f():\n    return {'sta' 'tus': 'TIMED_OUT'}\n",
     "dict_key_concatenated_across_lines": "def f():\n    return {('sta'\n             'tus'): 'TIMED_OUT'}\n",
     "dict_key_escaped": "def f():\n    return {'st\\x61tus': 'TIMED_OUT'}\n",
+    "dict_key_error_frame": "def f():\n    return {\n        'error': {\n            'type': 'TIMED_OUT'}}\n",
     "subscript_key_escaped": "def f(r):\n    r['f\\u0061ilures'].append('PARSE_FAILED')\n",
     "site_in_nested_class_method": "class A:\n    class B:\n        def f(self):\n            self.errors.append('A_B')\n",
 }

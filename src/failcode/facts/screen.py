@@ -57,9 +57,12 @@ _NON_ASCII_WORD = re.compile(r"\b\w*[^\W\x00-\x7f]\w*")  # tried at word starts 
 # `\N{…}`, octal) or an implicit concatenation (`"sta" "tus"`, also when the next part starts the
 # next line). Its value can be a name (a dict or subscript key) that no byte scan of the text finds,
 # so its lines count as hot. (Parts split by a comment line are not seen: nobody spells a key so.)
-_HIDDEN_TEXT = re.compile(rb"\\[xuUN0-7]|['\"][ \t]*(?:\\?\r?\n[ \t]*)?[rRbBuUfF]{0,2}['\"]")
+# (Two expressions, each found apart: neither kind of match can hold the other's start, and an
+# expression that begins with one byte is searched for that byte, several times faster.)
+_HIDDEN_TEXT = (re.compile(rb"\\[xuUN0-7]"), re.compile(rb"['\"][ \t]*(?:\\?\r?\n[ \t]*)?[rRbBuUfF]{0,2}['\"]"))
 # `{"error": {"type": …}}`: an error frame's keys are sinks under it (`error_type`), words no trigger finds
 _ERROR_FRAME = re.compile(rb"['\"](?:error|failure)['\"][ \t]*:[ \t]*\{")
+_ERROR_KEYS = (b'error"', b"error'", b'failure"', b"failure'")  # in every frame: a fast first test
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") | frozenset(range(128, 256))
 
 
@@ -319,8 +322,12 @@ class Screen:
         sink_words = (*settings.sinks.receivers, *settings.sinks.names, *settings.sinks.keywords,
                       *FAILURE_WORDS, *REGISTRY_WORDS, *self.shapes.configured)
         # A name matches a word by whole segments, so its lower-cased text holds the word's first segment.
-        self.triggers = sorted({first.encode() for word in sink_words
-                                for first in [next((p for p in word.lower().split("_") if p), "")] if first})
+        firsts = {first.encode() for word in sink_words
+                  for first in [next((p for p in word.lower().split("_") if p), "")] if first}
+        # A word holding one trigger inside another (`errors` holds `err`) is found by the shorter
+        # one, whose match grows to the same whole word: searching both only finds it twice.
+        self.triggers = sorted(first for first in firsts
+                               if not any(other != first and other in first for other in firsts))
         self._hot: dict[bytes, bool] = {}
         self._registry_like: dict[str, bool] = {}
         self._assign_target: dict[str, bool] = {}
@@ -383,8 +390,10 @@ class Screen:
                 at = lowered.find(trigger, end)
         flags = bytearray(data.count(b"\n") + 2)
         line, last = 1, 0
-        offsets.extend(match.start() for match in _HIDDEN_TEXT.finditer(data))
-        offsets.extend(match.start() for match in _ERROR_FRAME.finditer(data))
+        for hidden in _HIDDEN_TEXT:
+            offsets.extend(match.start() for match in hidden.finditer(data))
+        if any(key in data for key in _ERROR_KEYS):
+            offsets.extend(match.start() for match in _ERROR_FRAME.finditer(data))
         for alias in aliases:
             offsets.extend(match.start() for match in re.finditer(rb"\b%s\b" % re.escape(alias.encode()), data))
         for offset in sorted(offsets):

@@ -431,12 +431,14 @@ def test_a_module_level_if_is_read_with_its_fact_free_definitions_masked():
         extract_file(with_else.encode(), "g.py", "pkg.mod", False, Settings(), prescreen=False)
 
 
-@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 @pytest.mark.parametrize("source", [MIXED, CLASS_WITH_ONE_JUDGE, CLASS_WITH_ONE_JUDGE.replace("    ", "\t"),
-                                    CLASS_WITH_ONE_JUDGE.replace("\n    @staticmethod", "\n\f    @staticmethod")])
+                                    CLASS_WITH_ONE_JUDGE.replace("\n    @staticmethod", "\n\f    @staticmethod"),
+                                    CLASS_WITH_ONE_JUDGE.replace('("ANSWER_MISMATCH")', '("ANSWER_MISMATCH")  # \f\v')])
 def test_masking_keeps_every_line_break_and_indent(source, newline):
-    """CRLF, lone CR, tab-indented files and a form feed before an indented definition are masked
-    keeping each kept line's own break, with full extraction's facts."""
+    """LF, CRLF, lone CR, tab-indented files, a form feed before an indented definition and form
+    feeds inside a kept line (no line break to Python, though `str.splitlines` splits there) are
+    masked keeping each kept line's own break, with full extraction's facts."""
     data = source.replace("\n", newline).encode()
     text = data.decode()
     plan = screen.Screen(Settings()).plan(data, text, ast.parse(text), "m.py", "pkg.mod")

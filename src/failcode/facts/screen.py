@@ -131,8 +131,7 @@ def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict
     """`text` without the top-level statements `masks` names with an empty list (what they tell
     goes to `prelude`), and with the members of classes it names masked by stubs; `kept` holds
     each masked member's imports (by id), as the screen's walk met them."""
-    parts = _LINE_BREAK.split(text)  # content, break, content, …: Python's own line breaks only
-    lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
+    lines = _lines(text)
     body: list[ast.stmt] = []
     prelude: list[tuple[Event, ...]] = []
     told: list[Event] = []
@@ -157,6 +156,16 @@ def _masked(text: str, tree: ast.Module, masks: dict[int, list[int]], kept: dict
     prelude.append(tuple(told))
     return Masked("".join(lines[number - 1] for number in rows), ast.Module(body=body, type_ignores=[]),
                   tuple(rows), tuple(prelude))
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines with their breaks, split at Python's own line breaks only (`splitlines`
+    also splits at form feeds and Unicode separators, which Python keeps inside a line)."""
+    if "\r" not in text:  # the common case, and the fast one
+        parts = text.split("\n")
+        return [part + "\n" for part in parts[:-1]] + [parts[-1]]
+    parts = _LINE_BREAK.split(text)  # content, break, content, …
+    return [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
 
 
 def _simple(statement: ast.stmt) -> bool:

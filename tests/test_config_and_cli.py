@@ -152,6 +152,22 @@ def test_gitignore_negation_keeps_a_file(project):
     assert {f[0] for f in project.findings()} == {"a.py", "generated/keep.py"}
 
 
+def test_patterns_are_matched_from_where_they_are_written(project):
+    """A nested `.gitignore`'s anchored pattern (`/gen.py`) is relative to its own folder, and an
+    `exclude` with a folder in it (`tools/t.py`) to the configuration's root: the same names
+    elsewhere are checked."""
+    project.write({
+        "pyproject.toml": '[tool.failcode]\nextend-exclude = ["tools/t.py"]\n',
+        "pkg/.gitignore": "/gen.py\n",
+        "pkg/gen.py": FINDING,
+        "pkg/sub/gen.py": FINDING,
+        "gen.py": FINDING,
+        "tools/t.py": FINDING,
+        "pkg/tools/t.py": FINDING,
+    })
+    assert {f[0] for f in project.findings()} == {"pkg/sub/gen.py", "gen.py", "pkg/tools/t.py"}
+
+
 PATTERN_LISTS = [
     list(Settings().exclude),
     ["generated/"],

@@ -69,6 +69,13 @@ def relative_to(path: Path, base: Path) -> Optional[str]:
         return None
 
 
+def _prefix(relative: Optional[str]) -> Optional[str]:
+    """What an entry's relative path starts with, from its directory's (`.`: the base itself)."""
+    if relative is None:
+        return None
+    return "" if relative == "." else relative + "/"
+
+
 def display_path(path: Path, cwd: Optional[Path] = None) -> str:
     """Relative POSIX path from the working directory where possible, as ruff prints paths."""
     cwd = cwd or Path.cwd().resolve()
@@ -164,14 +171,6 @@ class FileFinder:
             return []
         return [(directory, PathPatterns(lines))]
 
-    def _ignored(self, path: Path, is_dir: bool, ignores) -> bool:
-        suffix = "/" if is_dir else ""
-        for base, spec in ignores:
-            rel = relative_to(path, base)
-            if rel is not None and spec.matches(rel + suffix):
-                return True
-        return False
-
     def _walk_dir(self, directory: Path, ignores) -> Iterable[Path]:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
@@ -179,17 +178,25 @@ class FileFinder:
             self.unlistable.append((directory, exc.strerror or str(exc)))
             return
         local = [*ignores, *self._gitignore(directory)]
+        # every entry shares its directory's configuration and its place under each root: worked
+        # out once here, an entry's relative paths are the directory's and its name
+        config = self.resolver.for_directory(directory)
+        under_root = _prefix(relative_to(directory, config.root))
+        under_ignores = [(_prefix(relative_to(directory, base)), spec) for base, spec in local]
         for entry in entries:
+            name = entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
                 is_dir = False
-            if not is_dir and not entry.name.endswith(SUFFIXES):
+            if not is_dir and not name.endswith(SUFFIXES):
                 continue  # never checked, so never asked whether it is excluded (most of a tree's entries)
-            path = Path(entry.path)
-            if self.excluded(path, is_dir) or self._ignored(path, is_dir, local):
+            if config.excludes(None if under_root is None else under_root + name, name, is_dir):
+                continue
+            suffix = "/" if is_dir else ""
+            if any(prefix is not None and spec.matches(prefix + name + suffix) for prefix, spec in under_ignores):
                 continue
             if is_dir:
-                yield from self._walk_dir(path, local)
+                yield from self._walk_dir(Path(entry.path), local)
             else:
-                yield path
+                yield Path(entry.path)

@@ -20,7 +20,7 @@ from typing import Iterable, Optional
 import pathspec
 
 from failcode.config import ConfigError, Selection, Settings, load, load_file, read_pyproject, shown
-from failcode.files import PathPatterns
+from failcode.files import PathPatterns, relative_to
 from failcode.model import Finding
 from failcode.names import SegmentPattern
 from failcode.project import Patterns
@@ -123,13 +123,13 @@ class Compiled:
     def excluded(self, path: Path, is_dir: bool) -> bool:
         """Matched by `exclude`/`extend-exclude`: relative to this configuration's root, or by name
         anywhere (`build` excludes outside the root too)."""
-        candidates = [path.name]
-        try:
-            candidates.insert(0, path.relative_to(self.root).as_posix())
-        except ValueError:
-            pass
+        return self.excludes(relative_to(path, self.root), path.name, is_dir)
+
+    def excludes(self, relative: Optional[str], name: str, is_dir: bool) -> bool:
+        """`excluded` for a path already made relative to the root (None: outside it), as a walk
+        knows it from its directory's (`files.FileFinder`)."""
         suffix = "/" if is_dir else ""
-        return any(self._exclude.matches(candidate + suffix) for candidate in candidates)
+        return relative is not None and self._exclude.matches(relative + suffix) or self._exclude.matches(name + suffix)
 
     def ignores(self, finding: Finding, absolute: Path) -> bool:
         """`per-file-ignores` silences the finding's rule in its file (matched relative to the root,

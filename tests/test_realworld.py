@@ -81,11 +81,12 @@ FRESH_BATCHES = {
     14: ["anthropic", "dspy", "stestr"],
     15: ["trulens-core", "celery", "pytest-cov"],
     16: ["mini-swe-agent", "uptrain", "junitparser"],
+    17: ["langcheck", "autogen-agentchat", "pytest-bdd"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """118 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and sixteen fresh batches
+    """121 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and seventeen fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
@@ -380,7 +381,8 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # agreed on 115 of 140, and a third blind reader settled the 25 others by majority, which moved
 # precision to 67/140 real, 107/140 real or debatable. Fresh batch 16 (one finding, judged real by a
 # blind judge; one of its 16 real defects found) moved held-out recall to 8/332 and precision to
-# 68/141 real, 108/141 real or debatable: the floors hold.
+# 68/141 real, 108/141 real or debatable: the floors hold. Fresh batch 17 (no finding; none of
+# its 4 real defects found) moved held-out recall to 8/336.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

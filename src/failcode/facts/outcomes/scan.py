@@ -300,9 +300,10 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
                 callee = _callee(inner)
                 if callee is not None and self.stages.classify(_resolve(callee, self.imports)) == "read":
                     self.read.add(name)  # `data = json.loads(reply)`: a reply, parsed
-                if (_callee(inner) or "").rpartition(".")[2].endswith(("Process", "Thread")):
+                last = (callee or "").rpartition(".")[2]
+                if last.endswith(("Process", "Thread")):
                     self.workers.add(name)
-                if (_callee(inner) or "").rpartition(".")[2] in _SEARCHES:
+                if last in _SEARCHES:
                     self.searched.add(name)  # `m = re.search(…)`: a reply searched for its answer
             elif isinstance(inner, ast.Dict):
                 self.dicts[name] = inner

@@ -177,7 +177,8 @@ class FileFinder:
         except OSError as exc:  # its files cannot be checked: say so, never skip them silently
             self.unlistable.append((directory, exc.strerror or str(exc)))
             return
-        local = [*ignores, *self._gitignore(directory)]
+        # a directory's own entries say whether it has a `.gitignore`: no failed open for each
+        local = [*ignores, *self._gitignore(directory)] if any(e.name == ".gitignore" for e in entries) else ignores
         # every entry shares its directory's configuration and its place under each root: worked
         # out once here, an entry's relative paths are the directory's and its name
         config = self.resolver.for_directory(directory)

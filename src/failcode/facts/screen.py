@@ -63,7 +63,8 @@ _HIDDEN_TEXT = (re.compile(rb"\\[xuUN0-7]"), re.compile(rb"['\"][ \t]*(?:\\?\r?\
 # `{"error": {"type": …}}`: an error frame's keys are sinks under it (`error_type`), words no trigger finds
 _ERROR_FRAME = re.compile(rb"['\"](?:error|failure)['\"][ \t]*:[ \t]*\{")
 _ERROR_KEYS = (b'error"', b"error'", b'failure"', b"failure'")  # in every frame: a fast first test
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") | frozenset(range(128, 256))
+_ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # `\b`'s word bytes
+_WORD_BYTES = _ASCII_WORD | frozenset(range(128, 256))  # and a name's non-ASCII bytes
 
 
 class _Maybe(Exception):
@@ -403,8 +404,9 @@ class Screen:
             offsets.extend(match.start() for match in hidden.finditer(data))
         if any(key in data for key in _ERROR_KEYS):
             offsets.extend(match.start() for match in _ERROR_FRAME.finditer(data))
-        for alias in aliases:
-            offsets.extend(match.start() for match in re.finditer(rb"\b%s\b" % re.escape(alias.encode()), data))
+        for alias in aliases:  # a whole word: searched from its own bytes, then bounded before
+            offsets.extend(at for at in (match.start() for match in re.finditer(re.escape(alias.encode()) + rb"\b", data))
+                           if at == 0 or data[at - 1] not in _ASCII_WORD)
         for offset in sorted(offsets):
             line += data.count(b"\n", last, offset)
             last = offset

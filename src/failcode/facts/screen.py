@@ -109,7 +109,6 @@ PART_SIZE = 256 * 1024
 # `name as alias` anywhere (imports, but also `with`/`except`: a superset), found from the `as`; an
 # import whose alias this misses (a comment between the name and `as`) still sends the whole file
 _AS = re.compile(r"as[ \t\r\n\f\\]+([A-Za-z_]\w*)")  # starts with its literal: the fast search
-_TRAILING_NAME = re.compile(r"[\w.]+$")
 
 
 def _aliases(text: str) -> Iterator[tuple[str, str]]:
@@ -118,9 +117,18 @@ def _aliases(text: str) -> Iterator[tuple[str, str]]:
         start = found.start()
         if not start or text[start - 1] not in " \t\r\n\f\\":
             continue  # `has x`, `alias y`: not the keyword
-        before = _TRAILING_NAME.search(text[max(0, start - 200):start].rstrip(" \t\r\n\f\\"))
-        if before is not None:
-            yield before.group(), found.group(1)
+        before = _trailing_name(text[max(0, start - 200):start].rstrip(" \t\r\n\f\\"))
+        if before:
+            yield before, found.group(1)
+
+
+def _trailing_name(text: str) -> str:
+    """The dotted name the text ends with (`[\\w.]+$`, read from the end: the expression tried
+    every start in the text)."""
+    end = index = len(text)
+    while index and (text[index - 1].isalnum() or text[index - 1] in "_."):
+        index -= 1
+    return text[index:end]
 
 
 _LINE_BREAK = re.compile(r"(\r\n?|\n)")

@@ -447,3 +447,19 @@ def test_masking_keeps_every_line_break_and_indent(source, newline):
     assert plan.text.count("\r") + plan.text.count("\n") == len(plan.rows) * len(newline)
     assert extract_file(data, "m.py", "pkg.mod", False, Settings()) == \
         extract_file(data, "m.py", "pkg.mod", False, Settings(), prescreen=False)
+
+
+def test_the_name_before_as_is_the_trailing_dotted_name():
+    """`_aliases` reads the name before `as` from the end of its window, as `[\\w.]+$` would find
+    it: the same answer on windows of ASCII and Unicode letters, digits, marks and separators."""
+    import random
+    import re
+
+    expression = re.compile(r"[\w.]+$")
+    pieces = list("ab_.9 \t(é٣²Ⅻ-") + ["\u00b7", "\u0300", "ｘ", "\u200c", "pkg.codes", "FAILURE_CODES"]
+    rng = random.Random(31)
+    for _ in range(5000):
+        window = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        found = expression.search(window)
+        assert screen._trailing_name(window) == (found.group() if found else ""), repr(window)
+    assert list(screen._aliases("from pkg.codes import FAILURE_CODES as KNOWN\n")) == [("FAILURE_CODES", "KNOWN")]

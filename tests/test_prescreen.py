@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import random
+import re
 import sys
 
 import pytest
@@ -452,9 +454,6 @@ def test_masking_keeps_every_line_break_and_indent(source, newline):
 def test_the_name_before_as_is_the_trailing_dotted_name():
     """`_aliases` reads the name before `as` from the end of its window, as `[\\w.]+$` would find
     it: the same answer on windows of ASCII and Unicode letters, digits, marks and separators."""
-    import random
-    import re
-
     expression = re.compile(r"[\w.]+$")
     pieces = list("ab_.9 \t(é٣²Ⅻ-") + ["\u00b7", "\u0300", "ｘ", "\u200c", "pkg.codes", "FAILURE_CODES"]
     rng = random.Random(31)

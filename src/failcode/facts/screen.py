@@ -125,10 +125,10 @@ def _aliases(text: str) -> Iterator[tuple[str, str]]:
 def _trailing_name(text: str) -> str:
     """The dotted name the text ends with (`[\\w.]+$`, read from the end: the expression tried
     every start in the text)."""
-    end = index = len(text)
+    index = len(text)
     while index and (text[index - 1].isalnum() or text[index - 1] in "_."):
         index -= 1
-    return text[index:end]
+    return text[index:]
 
 
 _LINE_BREAK = re.compile(r"(\r\n?|\n)")

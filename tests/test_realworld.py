@@ -82,11 +82,12 @@ FRESH_BATCHES = {
     15: ["trulens-core", "celery", "pytest-cov"],
     16: ["mini-swe-agent", "uptrain", "junitparser"],
     17: ["langcheck", "autogen-agentchat", "pytest-bdd"],
+    18: ["agentdojo", "pydantic-ai-slim", "pytest-json-report"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """121 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and seventeen fresh batches
+    """124 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new) and eighteen fresh batches
     of three. The held-out share of the `new` packages is the 17 with the smallest name hash, so
     nobody chose them by hand. A package of the fresh-batch list that was swept before (urllib3) is
     seen: tune, and the next one takes its place in the batch."""
@@ -382,7 +383,8 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # precision to 67/140 real, 107/140 real or debatable. Fresh batch 16 (one finding, judged real by a
 # blind judge; one of its 16 real defects found) moved held-out recall to 8/332 and precision to
 # 68/141 real, 108/141 real or debatable: the floors hold. Fresh batch 17 (no finding; none of
-# its 4 real defects found) moved held-out recall to 8/336.
+# its 4 real defects found) moved held-out recall to 8/336. Fresh batch 18 (no finding; none of its 7
+# real defects found) moved it to 8/343.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.54, "precision_real_or_debatable": 0.92},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

@@ -1784,6 +1784,71 @@ def test_placeholder_after_every_retry_failed_reads_as_the_reply(project):
     assert project.findings() == [("client.py", "FC003", 12), ("client.py", "FC003", 23)]
 
 
+def test_a_reply_read_by_the_standard_library_is_still_the_reply(project):
+    """A reply decoded by the standard library (`json.loads(res)` of what `requests.post` answered)
+    is the service's reply, and so is what `urllib.request.urlopen` answers: the standard library
+    reaches hosts too. A placeholder after the retries stands in for it."""
+    project.write({"infer.py": '''
+        import json
+        import time
+        import urllib.request
+
+        import requests
+
+
+        def ask(url, payload):
+            for _ in range(5):
+                try:
+                    res = requests.post(url, data=payload, timeout=60)
+                    res = json.loads(res.text)
+                    return res["choices"][0]["message"]["content"]
+                except KeyError:
+                    time.sleep(1)
+            return ""
+
+
+        def fetch(url):
+            for _ in range(3):
+                try:
+                    reply = urllib.request.urlopen(url)
+                    return reply.read().decode()
+                except Exception:
+                    time.sleep(1)
+            return ""
+        '''})
+    assert project.findings() == [("infer.py", "FC003", 16), ("infer.py", "FC003", 26)]
+
+
+def test_trying_formats_on_our_own_data_is_no_reply(project):
+    """evalscope's report timestamp: a loop that tries each format on a string of our own
+    (`datetime.strptime(run_id, fmt)`) asks no one; when none fits, the empty text is the honest
+    "no timestamp", not a placeholder for a reply. Control (reported before and after): the
+    same loop around a service's reply stays reported (test above)."""
+    project.write({"reports.py": '''
+        import json
+        from datetime import datetime
+
+
+        def timestamp(run_id):
+            for fmt in ("%Y%m%d_%H%M%S", "%Y%m%d"):
+                try:
+                    return datetime.strptime(run_id, fmt).isoformat()
+                except ValueError:
+                    continue
+            return ""
+
+
+        def settings(texts):
+            for text in texts:
+                try:
+                    return json.loads(text)["name"]
+                except (ValueError, KeyError):
+                    continue
+            return ""
+        '''})
+    assert project.findings() == []
+
+
 def test_no_reply_after_retries_stays_quiet(project):
     """Controls: None, a raise, an empty list after the retries say there is no reply; a retry
     loop whose try answers a constant (`return True` after a ping) has no reply to stand in for."""

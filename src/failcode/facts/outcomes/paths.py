@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from typing import Optional
+from typing import Callable, Optional
 
 from failcode.causes import NOT_FOUND, is_broad_family, is_the_cause
 from failcode.facts.outcomes.records import _Context, _Pending
@@ -53,22 +53,27 @@ def _says_success(value: ast.expr) -> bool:
     return False
 
 
-def _replies(body: list[ast.stmt]) -> dict[str, tuple[ast.Assign, ast.Call]]:
+def _replies(body: list[ast.stmt], computes: Callable[[ast.Call], bool]) -> dict[str, tuple[ast.Assign, ast.Call]]:
     """The names a block's own statements bind from a call's answer, with the binding and the call."""
     replies: dict[str, tuple[ast.Assign, ast.Call]] = {}
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
                 and isinstance(statement.targets[0], ast.Name):
-            source = _reply_source(_awaited(statement.value), {name: call for name, (_, call) in replies.items()})
+            source = _reply_source(_awaited(statement.value), {name: call for name, (_, call) in replies.items()},
+                                   computes)
             if source is not None:
                 replies[statement.targets[0].id] = (statement, source)
     return replies
 
 
-def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Optional[ast.Call]:
+def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call],
+                  computes: Callable[[ast.Call], bool]) -> Optional[ast.Call]:
     """The call whose answer a value is: the call itself (`client.generate(…)`, not a builtin's or
     a conversion's), a name bound to one, or a part of either (`response[0].text`,
-    `data.get("result", {}).get("action")`, `response.choices[0].message.content.strip()`)."""
+    `data.get("result", {}).get("action")`, `response.choices[0].message.content.strip()`). A
+    call that `computes` its answer from what it is given (a builtin's, the standard library's
+    away from its network and process modules) answers for no party: `json.loads(body)` is the
+    reply it is given, and `datetime.strptime(run_id, fmt)` of our own data is no reply at all."""
     root = value
     while isinstance(root, (ast.Attribute, ast.Subscript)) or isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute):
         root = root.func.value if isinstance(root, ast.Call) else root.value
@@ -84,6 +89,10 @@ def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call]) -> Op
         if isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
                 and value.func.value.id in replies:
             return replies[value.func.value.id]
+        if computes(value) and "." in (_callee(value) or ""):  # a builtin's conversion is no reply (below)
+            given = (node.id for node in walk(ast.Tuple([*value.args, *(k.value for k in value.keywords)]))
+                     if isinstance(node, ast.Name) and node.id in replies)
+            return next((replies[name] for name in given), None)
         callee = _callee(value)
         return value if callee is not None and "." in callee and not is_trivial(callee) else None
     return None
@@ -276,8 +285,8 @@ class FailurePaths:
         value = last.value if isinstance(last, ast.Return) else None
         tupled = isinstance(value, ast.Tuple) and bool(value.elts)
         answer = value.elts[0] if tupled else value
-        replies = {name: source for name, (_, source) in _replies(attempt.body[:-1]).items()}
-        source = _reply_source(answer, replies) if answer is not None else None
+        replies = {name: source for name, (_, source) in _replies(attempt.body[:-1], self.computes).items()}
+        source = _reply_source(answer, replies, self.computes) if answer is not None else None
         if source is not None:
             self.writes.append(_Pending(answer, self.qualname, "return[0]" if tupled else "return", (ANY_REPLY,),
                                         "verdict", "reply", ("returns the reply of", source), last.lineno, (0, _NOWHERE)))
@@ -366,7 +375,7 @@ class FailurePaths:
         reads = [node for node in _nodes([*handler.body, *attempt.finalbody, *after])
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)]
         read = {node.id for node in reads}
-        replies = _replies(attempt.body) if unspecific(_handler_types(handler.type, self.imports)) else {}
+        replies = _replies(attempt.body, self.computes) if unspecific(_handler_types(handler.type, self.imports)) else {}
         for name, default in defaults.items():
             if name in left or name.partition("[")[0] not in read:  # `return result` reads `result['passed']`
                 continue

@@ -18,6 +18,11 @@ _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
     "os io sys pathlib shutil subprocess socket importlib json glob tempfile stat time".split())  # Python 3.9
 
 
+# The standard library's modules whose calls reach another process or host: what those answer is a reply
+_REACHING = frozenset("urllib http socket ssl smtplib ftplib poplib imaplib xmlrpc subprocess asyncio multiprocessing"
+                      " concurrent".split())
+
+
 # Calls that do not fail on data of the right kind: what they are given cannot make a harness failure
 _SAFE_CALLS = frozenset("len any all type str repr isinstance issubclass id hash min max sum abs round sorted list tuple"
                         " set dict frozenset keys values items count startswith endswith join split strip lstrip"
@@ -170,6 +175,15 @@ class Provenance:
         if root in self.imports:
             return self.imports[root].split(".")[0] in _STDLIB
         return root in _BUILTINS
+
+    def computes(self, call: ast.Call) -> bool:
+        """A call of a builtin or of the standard library that reaches no other process or host
+        (`json.loads(s)`, `datetime.strptime(s, fmt)`, not `urllib.request.urlopen(url)`): what it
+        answers is worked out from what it is given."""
+        if not self.local(call):
+            return False
+        root = (_callee(call) or "").partition(".")[0]
+        return self.imports.get(root, root).split(".")[0] not in _REACHING
 
     def reply_checks(self, body: list[ast.stmt]) -> set[int]:
         """ids of the `raise`s in a try that check only what the try read from elsewhere:

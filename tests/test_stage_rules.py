@@ -842,6 +842,55 @@ def test_fc003_named_outcome_still_reported_beside_those_controls(project):
     assert project.findings() == [("grader.py", "FC003", 6), ("grader.py", "FC003", 14)]
 
 
+def test_fc003_cancellation_is_the_outcome_it_records(project):
+    """evalscope's load runner: Ctrl-C or a cancelled task is the very event a "cancelled" status
+    names, however long the try (`KeyboardInterrupt`, `asyncio.CancelledError`,
+    `concurrent.futures.CancelledError`). Control, reported before and after: a catch-all that
+    records the same status says "cancelled" for our own bugs too."""
+    project.write({"runner.py": '''
+        import asyncio
+        import concurrent.futures
+
+
+        def run(jobs):
+            status = "running"
+            try:
+                for job in jobs:
+                    job.start()
+                    job.wait()
+                status = "cancelled" if jobs.stopped else "completed"
+            except KeyboardInterrupt:
+                status = "cancelled"
+            return status
+
+
+        async def serve(queue):
+            try:
+                item = await queue.get()
+                await item.process()
+                return "cancelled" if item.dropped else "done"
+            except asyncio.CancelledError:
+                return "cancelled"
+
+
+        def collect(future):
+            try:
+                result = future.result()
+                return "stopped" if result is None else "completed"
+            except concurrent.futures.CancelledError:
+                return "stopped"
+
+
+        def control(future):
+            try:
+                result = future.result()
+                return "stopped" if result is None else "completed"
+            except Exception:
+                return "stopped"
+        '''})
+    assert project.findings() == [("runner.py", "FC003", 39)]
+
+
 def test_fc003_return_channel_counts_only_what_the_handler_stands_in_for(project):
     """numpy's `array_equal`: a try around the input conversion alone answers "not equal" for what
     cannot be compared; moto's matcher: a verdict in another branch is no outcome of this try."""

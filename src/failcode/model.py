@@ -64,9 +64,10 @@ UNSPECIFIC = CATCH_ALL | frozenset("ValueError TypeError KeyError LookupError At
 
 
 # Exceptions that are an outcome by definition: `except FileNotFoundError: return "absent"`,
-# `except ImportError: return "unavailable"` say what happened, however long the try.
+# `except ImportError: return "unavailable"`, `except asyncio.CancelledError: status = "cancelled"`
+# say what happened, however long the try.
 SIGNALS = frozenset("FileNotFoundError NotADirectoryError IsADirectoryError ProcessLookupError ImportError"
-                    " ModuleNotFoundError".split())
+                    " ModuleNotFoundError CancelledError KeyboardInterrupt".split())
 
 
 def _builtin(name: str) -> str:

@@ -1192,6 +1192,37 @@ def test_a_reply_default_that_a_compare_then_judges(project):
                                   ("judge.py", "FC003", 20), ("judge.py", "FC003", 25)]
 
 
+def test_a_default_the_code_tests_for_is_its_marker(project):
+    """opencompass' AlignBench judge parser: `rating.get(key, -1)`, then `if score != -1:` and
+    `if score == -1:` tell the marker for "no score" from a score, and an out-of-range score is
+    set to the marker too; a reply without the key is not read as a score of -1. Control, reported
+    before and after: the same default never tested for is judged as a score."""
+    project.write({"judge.py": '''
+        import json
+
+
+        def judge_score(reply, keys):
+            rating = json.loads(reply)
+            score = -1
+            for key in keys:
+                score = rating.get(key, -1)
+                if score != -1:
+                    break
+            if score == -1:
+                score = parse_score(reply)
+            if 0 <= score <= 10:
+                return score
+            return -1
+
+
+        def judge_pass(reply):
+            rating = json.loads(reply)
+            score = rating.get("score", -1)
+            return score >= 5
+        '''})
+    assert project.findings() == [("judge.py", "FC003", 20)]
+
+
 def test_defaults_that_are_settings_or_not_judged_stay_quiet(project):
     """Controls: a setting's default (`kwargs.get("mode", "fast")`) compared in a scorer is no
     reply's answer; a search's default that nothing judges is only a value; a default the code

@@ -138,6 +138,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self._lenient: Optional[bool] = None
         self.parsed: set[str] = set()  # local names holding a score a judging function parsed
         self.fallen: dict[str, _Pending] = {}  # local name → the default it holds for a reply with no answer
+        self.markers: set[tuple[str, str]] = set()  # (channel, default) the code tests for: its "no answer"
         self.named: dict[str, _Pending] = {}  # … of those, the defaults of what a parsed reply holds
         self.read: set[str] = set()  # local names bound to a read stage's result (`data = json.loads(reply)`)
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
@@ -162,10 +163,14 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
             self.block(function.body, _Context())
 
     def contested(self) -> list[_Pending]:
+        """The writes of channels that carry both a verdict and a fallback, less the fallbacks to a
+        value the code tests for as its "no answer" marker (`judged_default`); a guard's fallback
+        that lets content through; a command's unread exit status."""
+        writes = [w for w in self.writes if w.role != "fallback" or (w.channel, w.values[0]) not in self.markers]
         roles: dict[str, set[str]] = {}
-        for write in self.writes:
+        for write in writes:
             roles.setdefault(write.channel, set()).add(write.role)
-        return [w for w in self.writes if len(roles[w.channel]) == 2
+        return [w for w in writes if len(roles[w.channel]) == 2
                 or fails_open(w) and not self.lenient] + self.unread_statuses()
 
     @property
@@ -378,13 +383,19 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         = m.group(1) if m else "C"`, `verdict == "yes"` after `verdict = data.get("verdict", "no")`)
         judges the default too: it is a verdict of that name, on the compare's line. Not a
         reference's default (`expected = session.scalar(count) or 0` … `done < expected`): what is
-        judged against is no answer judged."""
+        judged against is no answer judged. Nor a test of the default itself (`score =
+        rating.get(key, -1)` … `if score != -1:`): the code tells its marker for "no answer" from an
+        answer there, so a fallback to the marker on that channel reads as no verdict (`contested`)."""
         if id(compare) in self.weighed:
             return
         self.weighed.add(id(compare))
-        for side in (compare.left, *compare.comparators):
+        sides = (compare.left, *compare.comparators)
+        for side in sides:
             fallback = self.fallen.get(side.id) if isinstance(side, ast.Name) \
                 and _REFERENCE.isdisjoint(segments(side.id)) else None
+            if fallback is not None and fallback.values[0] in {self.constant(other) for other in sides if other is not side}:
+                self.markers.add((fallback.channel, fallback.values[0]))
+                continue
             if fallback is not None:
                 self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
                                             "decided", ("when", compare), compare.lineno, (0, _NOWHERE)))

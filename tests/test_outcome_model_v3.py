@@ -971,6 +971,67 @@ def test_a_reference_solution_is_no_candidate(project):
     assert found == [("m.py", "FC003", _line_of(source, "return False"))]
 
 
+# -- the side a function guards is the candidate's --------------------------------------------------
+
+PROGRAMS = '''
+ALL_OPS = ["add", "subtract", "multiply", "divide"]
+
+
+def equal_program(program1, program2):
+    steps = program1.split(")")
+    known = {}
+    for step in steps:
+        op = step.split("(")[0]
+        known[step] = op.split("|")[1]
+    try:
+        steps = program2.split(")")
+        for step in steps:
+            op = step.split("(")[0]
+            if op.strip("|") not in ALL_OPS:
+                print("structure error")
+                return False
+            if step.split("(")[1] not in known:
+                return False
+    except Exception:
+        return False
+    return steps == list(known)
+'''
+
+
+def test_the_side_read_only_inside_the_try_is_the_candidate(project):
+    """HELM's and evalscope's FinQA program check (judged false): no parameter is named as the
+    candidate, but the function reads `program1` outside every try, where a failure would
+    propagate, and `program2` only inside one: it guards the side it does not trust, the
+    prediction's, and False is its verdict on a malformed prediction. The names `steps` and `step`,
+    bound from the first program and then from the second, hold the second in the try."""
+    found, _ = _check(project, PROGRAMS)
+    assert found == []
+
+
+def test_a_try_that_also_reads_the_unguarded_side_stays_reported(project):
+    """Controls, reported before and after: when the try also reads the first program (a call that
+    can fail on it), or when the first program too is read only inside a try, the try is not the
+    candidate's alone, and the handler's False is reported (FC003 at its return)."""
+    both = PROGRAMS.replace('''        steps = program2.split(")")''', '''        scale = float(program1.split("|")[0])
+        steps = program2.split(")")''')
+    found, _ = _check(project, both)
+    assert found == [("m.py", "FC003", _line_of(both, "    except Exception:") + 1)]
+    guarded = PROGRAMS.replace('''    steps = program1.split(")")
+    known = {}
+    for step in steps:
+        op = step.split("(")[0]
+        known[step] = op.split("|")[1]
+''', '''    known = {}
+    try:
+        for step in program1.split(")"):
+            known[step] = step.split("(")[0].split("|")[1]
+    except KeyError:
+        raise
+''')
+    found, _ = _check(project, guarded)
+    assert found == [("m.py", "FC003", _line_of(guarded, "    except Exception:") + 1)]
+
+
 # -- principle 5: a command judged by whether it printed anything ----------------------------------
 
 COMMANDS = '''

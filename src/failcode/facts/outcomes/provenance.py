@@ -8,7 +8,8 @@ from __future__ import annotations
 import ast
 import sys
 
-from failcode.facts.outcomes.syntax import _BUILTINS, _LOGGING, _awaited, _callee, _nodes, _parameters, _resolve
+from failcode.facts.outcomes.syntax import (
+    _BUILTINS, _LOGGING, _SCOPES, _TRY, _awaited, _callee, _nodes, _parameters, _resolve)
 from failcode.facts.vocabulary import is_candidate_name
 from failcode.facts.walk import walk
 from failcode.names import segments
@@ -67,8 +68,8 @@ class Provenance:
         if not candidates:
             return False
         for node in _nodes(attempt.body, prose=False):
-            if not isinstance(node, ast.Call) or _method(node) in _SAFE_CALLS or self.reads_a_literal(node):
-                continue
+            if not isinstance(node, ast.Call) or not self.can_fail(node):
+                continue  # `len`, a read of a literal, a log line, an error built to be raised
             given = self.given(node)
             if self.is_own_call(node):
                 if given and given <= candidates and self.parses(node):
@@ -123,48 +124,93 @@ class Provenance:
             found: frozenset[str] = frozenset()
             if self.judges and not _HARNESS_REPLY.intersection(segments(self.qualname.rpartition(".")[2])):
                 found = frozenset(name for name in _parameters(self.function) if is_candidate_name(name))
-            # two of them (`math_score(answer, response)`): one is the reference, and which is not said
+                # none or two of them (`math_score(answer, response)`, `equal_program(p1, p2)`): the
+                # one side the function reads only inside a try, where another is read unguarded
+                found = found if len(found) == 1 else self.guarded_side()
             self._candidates = found if len(found) == 1 else frozenset()
         return self._candidates
 
+    def guarded_side(self) -> frozenset[str]:
+        """The parameter whose data the function reads only inside a try, when another parameter's
+        data is read outside every try (`program1.split(")")[1]` of the reference, then `try: …
+        int(arg.strip("#"))` of the other program): a failure on the unguarded side would
+        propagate, so the code guards the input it does not trust, the evaluated candidate's.
+        Empty when no side, or more than one, is read that way."""
+        inside: set[int] = set()
+        for node in _nodes(self.own_statements, prose=False):
+            if isinstance(node, _TRY):
+                inside.update(id(part) for part in _nodes(node.body, prose=False))
+        guarded: set[str] = set()
+        exposed: set[str] = set()
+        for node in _nodes(self.own_statements, prose=False):
+            # a class called builds a record of what it is given (`Score(prediction=…)`), reading nothing
+            if isinstance(node, ast.Call) and self.can_fail(node) and not _method(node)[:1].isupper():
+                receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+                given = self.given(node) | (self.origins([receiver]) if receiver is not None else frozenset())
+            elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice) \
+                    and isinstance(node.ctx, ast.Load):
+                given = self.origins([node.value])  # `step.split("(")[1]`: an index the data may not have
+            else:
+                continue
+            (guarded if id(node) in inside else exposed).update(given)
+        only = guarded - exposed
+        return frozenset(only) if len(only) == 1 and exposed else frozenset()
+
+    @property
+    def own_statements(self) -> list[ast.stmt]:
+        """The function's statements less the functions and classes it defines, which run later."""
+        return [statement for statement in self.function.body if not isinstance(statement, _SCOPES)]
+
     def origins(self, nodes: list[ast.expr]) -> frozenset[str]:
-        """The parameters the values come from, through the function's assignments (all of them,
-        wherever they are: a loop may assign after)."""
+        """The parameters the values come from, through the function's assignments: at each use, the
+        latest binding of the name on an earlier line (`steps = program1.split(")")` … `steps =
+        program2.split(")")`: the second use is the second program's), or every binding when none
+        comes before it (a loop may assign after)."""
         if self._origins is None:
-            params = set(_parameters(self.function))
-            table: dict[str, set[str]] = {}
-            assignments = [node for node in _nodes(self.function.body, prose=False)
+            params = frozenset(_parameters(self.function))
+            table: dict[str, list[tuple[int, frozenset[str]]]] = {}
+            assignments = [node for node in _nodes(self.own_statements, prose=False)
                            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
                                                 ast.AsyncFor, ast.comprehension))]
+            assignments.sort(key=lambda node: getattr(node, "lineno", 0) or getattr(node.target, "lineno", 0))
             for _ in range(2):  # a second pass carries what a later assignment feeds an earlier one
+                bound: dict[str, list[tuple[int, frozenset[str]]]] = {}
                 for node in assignments:
                     value = node.iter if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) else node.value
                     if value is None:
                         continue
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    came = self._names_origins(value, params, table)
+                    came = frozenset(self._names_origins(value, params, bound, table))
+                    if isinstance(node, ast.AugAssign):  # `total += x`: what it held stays in it
+                        came |= self._names_origins(node.target, params, bound, table)
+                    line = targets[0].lineno
                     for target in targets:
                         for name in walk(target):
                             if isinstance(name, ast.Name):
-                                table.setdefault(name.id, set()).update(came)
-            self._origins = (frozenset(params), {name: frozenset(found) for name, found in table.items()})
+                                bound.setdefault(name.id, []).append((line, came))
+                table = bound
+            self._origins = (params, table)
         params, table = self._origins
         found: set[str] = set()
         for node in nodes:
-            found |= self._names_origins(node, params, table)
+            found |= self._names_origins(node, params, table, table)
         return frozenset(found)
 
     @staticmethod
-    def _names_origins(node: ast.expr, params, table) -> set[str]:
+    def _names_origins(node: ast.expr, params, table, later) -> set[str]:
         """The parameters a value comes from; `self`, modules and globals are the function's tools
-        and settings, not data it was given."""
+        and settings, not data it was given. `table` holds the bindings on earlier lines, `later`
+        every binding (of the pass before, while the table is built)."""
         found: set[str] = set()
         for part in walk(node):
             if isinstance(part, ast.Name):
-                if part.id in params:
-                    found.add(part.id)
-                elif part.id in table:
-                    found |= table[part.id]
+                before = [came for at, came in table.get(part.id, ()) if at < part.lineno]
+                if before:
+                    found |= before[-1]
+                elif part.id in params:
+                    found.add(part.id)  # the value it was given, before any rebinding
+                else:
+                    found.update(*(came for _, came in later.get(part.id, ())))  # bound later: a loop's next round
         return found
 
     def local(self, call: ast.Call) -> bool:

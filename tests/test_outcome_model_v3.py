@@ -1032,6 +1032,52 @@ def test_a_try_that_also_reads_the_unguarded_side_stays_reported(project):
     assert found == [("m.py", "FC003", _line_of(guarded, "    except Exception:") + 1)]
 
 
+SEARCHES = r'''
+import re
+
+
+def check_correctness(answer, ground_truth):
+    match = re.search(r"(\d+)\s*weeks?,\s*(\d+)\s*days?", answer)
+    if match:
+        correctness = 1 if (int(match.group(1)), int(match.group(2))) == ground_truth else 0
+    else:
+        correctness = 0
+    return correctness
+
+
+def grade_reply(answer, judge):
+    reply = judge.ask(answer)
+    match = re.search(r"GRADE: ([A-C])", reply)
+    if match:
+        correct = match.group(1) == "A"
+    else:
+        correct = False
+    return correct
+
+
+class Grader:
+    def grade(self, answer):
+        answer = self.judge.ask(answer)
+        match = re.search(r"GRADE: ([A-C])", answer)
+        if match:
+            correct = match.group(1) == "A"
+        else:
+            correct = False
+        return correct
+'''
+
+
+def test_no_match_in_the_candidates_own_text_is_its_answer(project):
+    """opencompass' MedCalc check (judged false): a search of the answer as the function was given
+    it that finds nothing is an answer of the wrong form, and 0 is the right verdict. Controls,
+    reported before and after: the same search of a judge's reply (`reply = judge.ask(answer)`),
+    and of the answer rebound to the judge's reply (`answer = self.judge.ask(answer)`), is the
+    harness's failure read as a verdict (FC003 at each no-match arm)."""
+    found, _ = _check(project, SEARCHES)
+    assert found == [("m.py", "FC003", _line_of(SEARCHES, "        correct = False")),
+                     ("m.py", "FC003", _line_of(SEARCHES, "            correct = False"))]
+
+
 # -- principle 5: a command judged by whether it printed anything ----------------------------------
 
 COMMANDS = '''

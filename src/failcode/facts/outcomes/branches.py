@@ -94,7 +94,9 @@ class Branches:
         # a pattern's search of the reply (`m = PATTERN.search(reply)`); after `n = kwargs.get("n")`
         # or `child = make()`, None is an answer of its own
         absent = self.absent(test) if context.fallback is None and not context.silent else None
-        if absent is not None and absent[0] not in self.searched:
+        # a search of the candidate's own text that finds nothing is the candidate's failure: its
+        # arm scores an answer of the wrong form, as the code should (whose failure, principle 1)
+        if absent is not None and (absent[0] not in self.searched or absent[0] in self.searched_answer):
             absent = None
         if absent is not None and self.no_match(node, absent, context, defaults, after):
             return

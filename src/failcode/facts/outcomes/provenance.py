@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from typing import Optional
 
 from failcode.facts.outcomes.syntax import (
     _BUILTINS, _LOGGING, _SCOPES, _TRY, _awaited, _callee, _nodes, _parameters, _resolve)
@@ -160,6 +161,19 @@ class Provenance:
     def own_statements(self) -> list[ast.stmt]:
         """The function's statements less the functions and classes it defines, which run later."""
         return [statement for statement in self.function.body if not isinstance(statement, _SCOPES)]
+
+    def as_given(self, node: ast.expr) -> Optional[str]:
+        """The parameter a value is, as the function was given it: the parameter itself, not rebound
+        before, or a method chain or index on it (`answer.strip().lower()`, `answer[0]`); None for
+        anything another call made of it (`reply = self.judge.ask(answer)`)."""
+        while isinstance(node, (ast.Attribute, ast.Subscript)) \
+                or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value if isinstance(node, ast.Call) else node.value
+        if not isinstance(node, ast.Name) or node.id not in _parameters(self.function):
+            return None
+        self.origins([])  # the bindings, built on first need
+        rebound = any(at < node.lineno for at, _ in self._origins[1].get(node.id, ()))
+        return None if rebound else node.id
 
     def origins(self, nodes: list[ast.expr]) -> frozenset[str]:
         """The parameters the values come from, through the function's assignments: at each use, the

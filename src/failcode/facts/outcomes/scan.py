@@ -133,6 +133,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.remote: set[str] = set()  # … to what another package's code returned (`response = requests.get(…)`)
         self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
         self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
+        self.searched_answer: set[str] = set()  # … of those, the searches of the candidate's text alone
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
         self.records: dict[str, ast.Call] = {}  # local name → the call that built it (`fallback = Result(…)`)
         self._lenient: Optional[bool] = None
@@ -285,7 +286,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
             name = target.id
             inner = _awaited(value)
             answered = _reads_reply(inner, self.remote, self.answered)  # before `name` is rebound
-            for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.read):
+            for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.searched_answer,
+                          self.read):
                 names.discard(name)
             for table in (self.compared, self.dicts, self.records, self.statuses):
                 table.pop(name, None)
@@ -310,6 +312,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
                     self.workers.add(name)
                 if last in _SEARCHES:
                     self.searched.add(name)  # `m = re.search(…)`: a reply searched for its answer
+                    text = (inner.args[1:] or inner.args)[-1:] if self.candidates() else []
+                    if text and self.as_given(text[0]) in self.candidates():
+                        self.searched_answer.add(name)  # … of the candidate's own text (principle 1)
             elif isinstance(inner, ast.Dict):
                 self.dicts[name] = inner
             verdict = self.verdict(value, judging=self.judges or is_verdict_function(name))

@@ -1037,7 +1037,7 @@ import re
 
 
 def check_correctness(answer, ground_truth):
-    match = re.search(r"(\d+)\s*weeks?,\s*(\d+)\s*days?", answer)
+    match = re.search(r"(\d+)\s*weeks?,\s*(\d+)\s*days?", answer, re.IGNORECASE)
     if match:
         correctness = 1 if (int(match.group(1)), int(match.group(2))) == ground_truth else 0
     else:

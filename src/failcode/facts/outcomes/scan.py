@@ -312,7 +312,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
                     self.workers.add(name)
                 if last in _SEARCHES:
                     self.searched.add(name)  # `m = re.search(…)`: a reply searched for its answer
-                    text = (inner.args[1:] or inner.args)[-1:] if self.candidates() else []
+                    # the text searched: `re.search(pattern, text, …)`, `PATTERN.search(text, …)`
+                    module = isinstance(inner.func, ast.Attribute) and self.is_module(inner.func.value)
+                    text = inner.args[1 if module else 0:][:1] if self.candidates() else []
                     if text and self.as_given(text[0]) in self.candidates():
                         self.searched_answer.add(name)  # … of the candidate's own text (principle 1)
             elif isinstance(inner, ast.Dict):

@@ -1195,8 +1195,9 @@ def test_a_reply_default_that_a_compare_then_judges(project):
 def test_a_default_the_code_tests_for_is_its_marker(project):
     """opencompass' AlignBench judge parser: `rating.get(key, -1)`, then `if score != -1:` and
     `if score == -1:` tell the marker for "no score" from a score, and an out-of-range score is
-    set to the marker too; a reply without the key is not read as a score of -1. Control, reported
-    before and after: the same default never tested for is judged as a score."""
+    set to the marker too; a reply without the key is not read as a score of -1. Controls, reported
+    before and after: the same default never tested for is judged as a score, and a threshold at
+    the default's value (`score > 0` after `.get("score", 0)`) judges it rather than telling it apart."""
     project.write({"judge.py": '''
         import json
 
@@ -1219,8 +1220,14 @@ def test_a_default_the_code_tests_for_is_its_marker(project):
             rating = json.loads(reply)
             score = rating.get("score", -1)
             return score >= 5
+
+
+        def judge_any(reply):
+            rating = json.loads(reply)
+            score = rating.get("score", 0)
+            return score > 0
         '''})
-    assert project.findings() == [("judge.py", "FC003", 20)]
+    assert project.findings() == [("judge.py", "FC003", 20), ("judge.py", "FC003", 26)]
 
 
 def test_defaults_that_are_settings_or_not_judged_stay_quiet(project):

@@ -87,14 +87,14 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """133 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), eighteen fresh batches
-    of three, and the 9 packages of session 32's precision sweeps (seen). The held-out share of the
+    """139 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), eighteen fresh batches
+    of three, and the 15 packages of session 32's precision sweeps (seen). The held-out share of the
     `new` packages is the 17 with the smallest name hash, so nobody chose them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 14, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 20, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -390,7 +390,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # false, no labels), which moved tune precision to 96/182 real and 162/182 real or debatable, below
 # the old tune floors of .54 and .92; its second round (autorag, crfm-helm, evals, langwatch,
 # opencompass, weave: 49 findings, 18 real, 17 debatable, 14 false) moved them to 114/231 and
-# 197/231. Those two floors follow the new judged rows.
+# 197/231. Those two floors follow the new judged rows. Its third round (verl, openrlhf, lmql,
+# phidata, promptflow-core, semantic-kernel: 18 findings, 5 real, 9 debatable, 4 false) left tune
+# precision at 119/246 and 211/246, above them.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.48, "precision_real_or_debatable": 0.84},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

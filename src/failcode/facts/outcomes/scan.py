@@ -42,6 +42,7 @@ _PROBE_WORDS = frozenset("exist exists present".split())
 
 
 _SEARCHES = frozenset("search match fullmatch findall".split())
+_IDENTITY = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)  # the compares that tell one value from the rest
 
 
 _FAIL_OPEN = re.compile(r"fail_?(open|closed)", re.IGNORECASE)  # a guard whose failure policy is a setting
@@ -400,8 +401,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         for side in sides:
             fallback = self.fallen.get(side.id) if isinstance(side, ast.Name) \
                 and _REFERENCE.isdisjoint(segments(side.id)) else None
-            if fallback is not None and fallback.values[0] in {self.constant(other) for other in sides if other is not side}:
-                self.markers.add((fallback.channel, fallback.values[0]))
+            if fallback is not None and len(sides) == 2 and isinstance(compare.ops[0], _IDENTITY) \
+                    and fallback.values[0] in {self.constant(other) for other in sides if other is not side}:
+                self.markers.add((fallback.channel, fallback.values[0]))  # `score != -1`, not `score > 0`
                 continue
             if fallback is not None:
                 self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",

@@ -12,7 +12,7 @@ from failcode.causes import NOT_FOUND, is_broad_family, is_the_cause
 from failcode.facts.outcomes.records import _Context, _Pending
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _NOWHERE, _TRY, _awaited, _blocks, _bound, _callee, _caught, _constant, _dotted,
-    _explained, _leaves, _narrows, _nodes, _reraises, _resolve, _short)
+    _explained, _leaves, _narrows, _nodes, _read_from, _reraises, _resolve, _short)
 from failcode.facts.stages import is_trivial
 from failcode.facts.vocabulary import ALLOWS, fails_open, lets_through
 from failcode.facts.walk import walk
@@ -74,9 +74,7 @@ def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call],
     call that `computes` its answer from what it is given (a builtin's, the standard library's
     away from its network and process modules) answers for no party: `json.loads(body)` is the
     reply it is given, and `datetime.strptime(run_id, fmt)` of our own data is no reply at all."""
-    root = value
-    while isinstance(root, (ast.Attribute, ast.Subscript)) or isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute):
-        root = root.func.value if isinstance(root, ast.Call) else root.value
+    root = _read_from(value)
     if isinstance(root, ast.Name) and root.id in replies:
         return replies[root.id]  # read from a reply, however deep
     while isinstance(value, (ast.Attribute, ast.Subscript)) \
@@ -90,8 +88,8 @@ def _reply_source(value: Optional[ast.expr], replies: dict[str, ast.Call],
                 and value.func.value.id in replies:
             return replies[value.func.value.id]
         if computes(value) and "." in (_callee(value) or ""):  # a builtin's conversion is no reply (below)
-            given = (node.id for node in walk(ast.Tuple([*value.args, *(k.value for k in value.keywords)]))
-                     if isinstance(node, ast.Name) and node.id in replies)
+            given = (node.id for argument in [*value.args, *(k.value for k in value.keywords)]
+                     for node in walk(argument) if isinstance(node, ast.Name) and node.id in replies)
             return next((replies[name] for name in given), None)
         callee = _callee(value)
         return value if callee is not None and "." in callee and not is_trivial(callee) else None

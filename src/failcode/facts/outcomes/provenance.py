@@ -10,7 +10,7 @@ import sys
 from typing import Optional
 
 from failcode.facts.outcomes.syntax import (
-    _BUILTINS, _LOGGING, _SCOPES, _TRY, _awaited, _callee, _nodes, _parameters, _resolve)
+    _BUILTINS, _LOGGING, _SCOPES, _TRY, _awaited, _callee, _nodes, _parameters, _read_from, _resolve)
 from failcode.facts.vocabulary import is_candidate_name
 from failcode.facts.walk import walk
 from failcode.names import segments
@@ -166,13 +166,10 @@ class Provenance:
         """The parameter a value is, as the function was given it: the parameter itself, not rebound
         before, or a method chain or index on it (`answer.strip().lower()`, `answer[0]`); None for
         anything another call made of it (`reply = self.judge.ask(answer)`)."""
-        while isinstance(node, (ast.Attribute, ast.Subscript)) \
-                or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value if isinstance(node, ast.Call) else node.value
+        node = _read_from(node)
         if not isinstance(node, ast.Name) or node.id not in _parameters(self.function):
             return None
-        self.origins([])  # the bindings, built on first need
-        rebound = any(at < node.lineno for at, _ in self._origins[1].get(node.id, ()))
+        rebound = any(at < node.lineno for at, _ in self.bindings()[1].get(node.id, ()))
         return None if rebound else node.id
 
     def origins(self, nodes: list[ast.expr]) -> frozenset[str]:
@@ -180,6 +177,15 @@ class Provenance:
         latest binding of the name on an earlier line (`steps = program1.split(")")` … `steps =
         program2.split(")")`: the second use is the second program's), or every binding when none
         comes before it (a loop may assign after)."""
+        params, table = self.bindings()
+        found: set[str] = set()
+        for node in nodes:
+            found |= self._names_origins(node, params, table, table)
+        return frozenset(found)
+
+    def bindings(self) -> tuple[frozenset[str], dict[str, list[tuple[int, frozenset[str]]]]]:
+        """The function's parameters, and each name's bindings in line order with the parameters
+        each bound value comes from; built on first need."""
         if self._origins is None:
             params = frozenset(_parameters(self.function))
             table: dict[str, list[tuple[int, frozenset[str]]]] = {}
@@ -204,11 +210,7 @@ class Provenance:
                                 bound.setdefault(name.id, []).append((line, came))
                 table = bound
             self._origins = (params, table)
-        params, table = self._origins
-        found: set[str] = set()
-        for node in nodes:
-            found |= self._names_origins(node, params, table, table)
-        return frozenset(found)
+        return self._origins
 
     @staticmethod
     def _names_origins(node: ast.expr, params, table, later) -> set[str]:

@@ -160,7 +160,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.walked = not self.exempt
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
         self._candidates: Optional[frozenset[str]] = None  # parameters holding the evaluated output
-        self._origins = None  # (parameters, local name → the parameters it comes from), built on first need
+        self._origins = None  # (parameters, name → its bindings: line, the parameters bound), built on first need
         if self.walked:
             self.block(function.body, _Context())
 

@@ -322,6 +322,14 @@ def _dotted(node: ast.AST) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+def _read_from(node: ast.expr) -> ast.expr:
+    """What a chain of attributes, indexes and method calls reads from (`response` of
+    `response.choices[0].message.content.strip()`)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)) or isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value if isinstance(node, ast.Call) else node.value
+    return node
+
+
 def _callee(node: ast.Call) -> Optional[str]:
     return _dotted(node.func)
 

@@ -83,11 +83,12 @@ FRESH_BATCHES = {
     16: ["mini-swe-agent", "uptrain", "junitparser"],
     17: ["langcheck", "autogen-agentchat", "pytest-bdd"],
     18: ["agentdojo", "pydantic-ai-slim", "pytest-json-report"],
+    19: ["pyrit", "garak", "flaky"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """139 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), eighteen fresh batches
+    """142 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), nineteen fresh batches
     of three, and the 15 packages of session 32's precision sweeps (seen). The held-out share of the
     `new` packages is the 17 with the smallest name hash, so nobody chose them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
@@ -392,7 +393,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # opencompass, weave: 49 findings, 18 real, 17 debatable, 14 false) moved them to 114/231 and
 # 197/231. Those two floors follow the new judged rows. Its third round (verl, openrlhf, lmql,
 # phidata, promptflow-core, semantic-kernel: 18 findings, 5 real, 9 debatable, 4 false) left tune
-# precision at 119/246 and 211/246, above them.
+# precision at 119/246 and 211/246, above them. Fresh batch 19 (pyrit, garak, flaky: three findings,
+# judged blind 1 real and 2 debatable; one of its 20 real defects found) moved held-out recall to
+# 9/363 and precision to 69/144 real, 111/144 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.48, "precision_real_or_debatable": 0.84},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

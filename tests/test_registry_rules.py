@@ -373,6 +373,51 @@ def test_fc001_registry_imported_through_a_re_export(project):
     assert project.findings() == [("pkg/grade.py", "FC001", 4)]
 
 
+def test_fc001_a_member_of_another_modules_class_of_the_same_name_is_no_member_of_ours(project):
+    """A name reached through another module of the project is our registry only when that module
+    binds it by import or assignment: a generated protobuf module's `JobStatus` (filled into its
+    `globals()` at run time, never bound where failcode can see) is another Enum of the same name.
+    The control is a package `__init__` that re-exports ours: a member it lacks is still reported,
+    as is one reached through the defining module."""
+    project.write({
+        "pkg/__init__.py": "from pkg.status import JobStatus as JobStatus\n",
+        "pkg/protos/__init__.py": "",
+        "pkg/protos/jobs_pb2.py": '''
+            from google.protobuf import descriptor_pool
+            DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(b"...")
+            _JOBSTATUS = DESCRIPTOR.enum_types_by_name["JobStatus"]
+            ''',
+        "pkg/status.py": '''
+            from enum import Enum
+            class JobStatus(str, Enum):
+                PENDING = "PENDING"
+                FAILED = "FAILED"
+            def to_proto(status):
+                from pkg.protos import jobs_pb2 as pb2
+                if status == JobStatus.PENDING:
+                    return pb2.JobStatus.JOB_STATUS_PENDING
+                return pb2.JobStatus.JOB_STATUS_FAILED
+            ''',
+        "pkg/handlers.py": '''
+            from pkg.protos.jobs_pb2 import JobStatus
+            def start(job):
+                job.state.status = JobStatus.JOB_STATUS_PENDING
+                return job
+            ''',
+        "pkg/runner.py": '''
+            from pkg import JobStatus
+            from pkg.status import JobStatus as Defined
+            def finish(job):
+                job.status = JobStatus.DONE
+                return job
+            def crash(job):
+                job.status = Defined.CRASHED
+                return job
+            ''',
+    })
+    assert project.findings() == [("pkg/runner.py", "FC001", 4), ("pkg/runner.py", "FC001", 7)]
+
+
 def test_fc001_typo_on_a_one_file_project_says_did_you_mean(project):
     """A newcomer's first try: a typo beside the registry, on a sink that records no other code."""
     project.write({"harness.py": '''

@@ -366,6 +366,8 @@ class FileFacts:
     enums: tuple[Members, ...] = ()
     raises: tuple[Raises, ...] = ()  # our functions' raises that name a cause, for their callers
     functions: tuple[str, ...] = ()  # every function the module defines, qualified (`Loader.load`)
+    # capitalised names the module binds by import or assignment (`*`: a star import), `aliases.reexports`
+    reexports: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, order=True)

@@ -61,6 +61,8 @@ class Project:
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # qualified Enum → its members' names
     # a function's last name → what each of its definitions raises that names a cause (`Raises`)
     raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    # a module of the project → the names it binds by import or assignment (`FileFacts.reexports`)
+    module_names: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -77,6 +79,7 @@ class Project:
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
         project.raisers = _raisers(files.values())
+        project.module_names = {facts.module: frozenset(facts.reexports) for facts in files.values() if facts.module}
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source
@@ -233,7 +236,18 @@ class Project:
             if beside:
                 return beside[0]
         named = [r for r in candidates if r.name == short]
-        return named[0] if len(named) == 1 else None
+        return named[0] if len(named) == 1 and self.may_reexport(module, short, named[0]) else None
+
+    def may_reexport(self, module: str, name: str, registry: Registry) -> bool:
+        """Whether `module.name` may be `registry` under another module's name: `module` is not one
+        of the project's modules (unknown, so the name decides), or it binds `name` by an import or
+        an assignment (`from .status import JobStatus` in a package's `__init__`). A module of ours
+        that defines `name` itself, or never binds it where we can see (a generated protobuf module,
+        `pb2.JobStatus.JOB_STATUS_PENDING`), holds another object of that name."""
+        if not module or module == registry.module:
+            return True
+        bound = self.module_names.get(module)
+        return bound is None or name in bound or "*" in bound
 
     # -- judgement shared by rules ---------------------------------------------------------
 

@@ -30,7 +30,7 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
                  prescreen: bool = True) -> FileFacts:
     """Facts of one file's bytes; `prescreen=False` sends every file to LibCST (the reference the
     screen is tested against). Raises InputError for input problems; anything else is a bug."""
-    from failcode.facts.aliases import aliases
+    from failcode.facts.aliases import aliases, reexports
     from failcode.facts.outcomes import outcome_facts
     from failcode.facts.screen import parse, screened
 
@@ -56,9 +56,10 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
                                                                       is_package) \
         if tree is not None else ((), (), (), (), (), ())
     derived = aliases(tree, module, is_package) if tree is not None else ()
-    if writes or blames or derived or tallies or enums or raises or functions:
+    bound = reexports(tree) if tree is not None else ()
+    if writes or blames or derived or tallies or enums or raises or functions or bound:
         facts = dataclasses.replace(facts, writes=writes, blames=blames, aliases=derived, tallies=tallies, enums=enums,
-                                    raises=raises, functions=functions)
+                                    raises=raises, functions=functions, reexports=bound)
     return facts
 
 

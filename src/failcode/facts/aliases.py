@@ -1,4 +1,6 @@
-"""Module constants derived from another collection: a registry under another name.
+"""Module constants derived from another collection: a registry under another name; and the names a
+module binds at its top level other than by defining them, through which another module may reach a
+registry it did not define.
 
 `KNOWN = {c.value for c in FailureCode}`, `frozenset(FailureCode)`, `set(FailureCode.__members__)`,
 `FailureCode._value2member_map_`, `frozenset(FAILURE_CODES)`, `tuple(ORDER)`: each holds exactly
@@ -13,7 +15,7 @@ import ast
 from typing import Optional
 
 from failcode.facts.outcomes import note_import
-from failcode.facts.outcomes.syntax import _dotted
+from failcode.facts.outcomes.syntax import _TRY, _dotted
 
 _COPIES = frozenset("set frozenset tuple list sorted dict".split())
 # what an Enum offers of its members, or a dict of its keys
@@ -54,3 +56,32 @@ def _source(value: ast.expr) -> Optional[str]:
     if isinstance(value, ast.Attribute) and value.attr in _VIEWS:
         return _dotted(value.value)
     return None
+
+
+def reexports(tree: ast.Module) -> tuple[str, ...]:
+    """The capitalised names (a class's, a constant's) the module binds at its top level by an import
+    or an assignment, also under a top-level `if`, `try` or `with`; `*` for a star import. A name
+    another module reaches through this one (`pb2.Status.X` after `from pkg.protos import
+    service_pb2 as pb2`) may be a registry of ours only when this module binds it so: one it defines
+    itself, or that appears in it at run time (protobuf's generated modules fill `globals()`), is
+    another object of the same name."""
+    found: dict[str, None] = {}
+    pending = list(tree.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                name = alias.asname or alias.name.split(".")[0]
+                if name == "*" or name[:1].isupper():
+                    found[name] = None
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name) and node.id[:1].isupper():
+                        found[node.id] = None
+        elif isinstance(statement, (ast.If, ast.With, *_TRY)):
+            for block in ("body", "orelse", "finalbody", "handlers"):
+                for inner in getattr(statement, block, ()):
+                    pending.extend(inner.body if isinstance(inner, ast.ExceptHandler) else [inner])
+    return tuple(sorted(found))

@@ -303,6 +303,65 @@ def test_a_log_line_that_prints_the_traceback_hands_the_truth_on(project):
     assert found == [("m.py", "FC006", _line_of(TRACEBACKS, "except OSError:", 3))]
 
 
+CARRIED = '''
+import json
+import traceback
+
+
+def load_worker(uri):
+    try:
+        return import_entry_point(uri)
+    except Exception:
+        tb = traceback.format_exc()
+        msg = "worker class %r not found: [%s]"
+        raise RuntimeError(msg % (uri, tb))
+
+
+def read_template(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception as exc:
+        reason = str(exc)
+        raise TemplateError(f"template {path} not found ({reason})")
+
+
+def read_include(path):
+    try:
+        with open(path) as f:
+            return f.read().expandtabs(4)
+    except OSError:
+        raise IncludeError(f"include file {path} not found or reading it failed")
+
+
+def load_plugin(uri):
+    try:
+        return import_entry_point(uri)
+    except Exception:
+        msg = "plugin class %r not found"
+        raise RuntimeError(msg % uri)
+
+
+def find_binary(name):
+    try:
+        return run_command([name, "--version"])
+    except Exception:
+        raise SetupError(f"{name} is not installed or not recognized as a command")
+'''
+
+
+def test_a_message_that_hands_on_what_was_caught_or_admits_any_failure_stays_quiet(project):
+    """A message built with the traceback (`traceback.format_exc()`) or with a name bound from the
+    caught error (`reason = str(exc)`) carries it, and so does the text bound only to be said with
+    it (`msg` … `msg % (uri, tb)`); a cause offered beside a failure of any kind ("not found or
+    reading it failed") says it may be anything. Controls, reported before and after: the message
+    bound to a name and said without the exception, and two ways of saying one cause ("not installed
+    or not recognized as a command")."""
+    found, _ = _check(project, CARRIED)
+    assert found == [("m.py", "FC006", _line_of(CARRIED, "except Exception:", 2)),
+                     ("m.py", "FC006", _line_of(CARRIED, "except Exception:", 3))]
+
+
 # -- what our own functions raise, summarised across the project (principle 2) ---------------------
 
 FINDERS = '''

@@ -85,16 +85,37 @@ def asserted(raised: tuple[str, ...], texts: tuple[str, ...], written: tuple[str
                 return cause, name
     for value in written:
         for cause in CAUSES:
-            if _has_run(segments(value), cause.words) or cause.phrases.search(value):
+            if _has_run(segments(value), cause.words) or _says(cause, value):
                 return cause, value
     for text in texts:
         if text in raised:
             continue
         for cause in CAUSES:
             # prose, or a code the handler records (`failures.append("UPSTREAM_TIMEOUT")`)
-            if cause.phrases.search(text) or _CODE.match(text) and _has_run(segments(text), cause.words):
+            if _says(cause, text) or _CODE.match(text) and _has_run(segments(text), cause.words):
                 return cause, text
     return None
+
+
+# Words that say only that something went wrong, whatever it was (the concept "a failure").
+_ANY_FAILURE = re.compile(r"\b(?:fail\w*|errors?|invalid|broken|corrupt\w*|unreadable|not (?:working|valid|readable))\b",
+                          re.IGNORECASE)
+_OR_BEFORE = re.compile(r"([^.;:!?]*)\bor\s+$", re.IGNORECASE)
+_OR_AFTER = re.compile(r"\s*,?\s*or\b([^.;:!?]*)", re.IGNORECASE)
+
+
+def _says(cause: Cause, text: str) -> bool:
+    """Prose that asserts the cause, not as one alternative beside a failure of any kind: "Include
+    file not found or reading it failed", "invalid or not found", "does not exist or it is not
+    working properly" say that it may be that cause or anything else. Two ways of saying the cause
+    ("not installed or not recognized as a command") and two places ("not found locally or on the
+    server") still assert it."""
+    for found in cause.phrases.finditer(text):
+        before = _OR_BEFORE.search(text[:found.start()])
+        after = _OR_AFTER.match(text[found.end():])
+        if not any(other is not None and _ANY_FAILURE.search(other.group(1)) for other in (before, after)):
+            return True
+    return False
 
 
 def is_code(text: str) -> bool:

@@ -198,8 +198,7 @@ class Blames:
         if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
             return
         plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
-        carries = {id(statement) for statement in plain if _logs_traceback(statement) or (handler.name is not None
-                   and any(isinstance(node, ast.Name) and node.id == handler.name for node in _nodes([statement])))}
+        carries = _carriers(handler, plain)
         told_by = [statement for statement in plain if id(statement) not in carries]
         texts = tuple(dict.fromkeys(_words_of(told_by)))
         raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by
@@ -276,6 +275,34 @@ class Blames:
         texts = tuple(dict.fromkeys(_words_of(node.body)))
         if texts:
             self.blames.append(_PendingBlame(node.test, self.qualname, texts, line, "no-result", subject=worker))
+
+
+# The standard library's calls that put the exception being handled into words or on screen.
+_TRACEBACK_CALLS = frozenset("format_exc format_exception format_exception_only print_exc exc_info".split())
+
+
+def _carriers(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> set[int]:
+    """Ids of the handler's statements that hand the caught exception on: those that read it (`{e}`,
+    `str(e)`), a name bound from it in the handler (`err = str(e)`, `tb = traceback.format_exc()`),
+    or its traceback (`traceback.format_exc()`, `logger.exception(…)`); and a message bound only to
+    be said by one of those (`msg = "… invalid or not found: [%s]"` … `raise RuntimeError(msg %
+    (uri, tb))`): its words go out beside the exception's own."""
+    carrying = {handler.name} if handler.name is not None else set()
+    carries: set[int] = set()
+    for statement in plain:
+        nodes = list(_nodes([statement]))
+        if _logs_traceback(statement) or any(isinstance(node, ast.Name) and node.id in carrying for node in nodes) \
+                or any(isinstance(node, ast.Call) and (_callee(node) or "").rpartition(".")[2] in _TRACEBACK_CALLS
+                       for node in nodes):
+            carries.add(id(statement))
+            carrying.update(_bound(statement))
+    for index, statement in enumerate(plain):
+        names = set(_bound(statement)) if id(statement) not in carries else set()
+        readers = [later for later in plain[index + 1:]
+                   if any(isinstance(node, ast.Name) and node.id in names for node in _nodes([later]))]
+        if readers and all(id(reader) in carries for reader in readers):
+            carries.add(id(statement))
+    return carries
 
 
 def _logs_traceback(statement: ast.stmt) -> bool:

@@ -1055,6 +1055,50 @@ def test_what_follows_a_guard_is_decided_by_its_failed_compare(project):
     assert project.findings() == [("scorers.py", "FC003", 15)]
 
 
+def test_a_narrow_handler_of_a_conversion_before_the_compare_answers_not_equal(project):
+    """A value that cannot take the other's kind (`type(value)(self.expected)`, `float(text)`) is
+    not equal to it: a narrow handler of the conversion's error answers the compare's own question,
+    whether the compare is in the statement or after it (evidently's column conditions). Controls,
+    reported before and after: a catch-all around the same statements, and a narrow handler around
+    our own helper's read before the compare."""
+    project.write({"conditions.py": '''
+        class EqualsCondition:
+            def check(self, value):
+                try:
+                    expected = type(value)(self.expected)
+                    return expected == value
+                except (ValueError, TypeError):
+                    return False
+
+
+        def matches_number(text, expected):
+            try:
+                got = float(text)
+                wanted = float(expected)
+                return abs(got - wanted) < 1e-6
+            except ValueError:
+                return False
+
+
+        class LooseCondition:
+            def check(self, value):
+                try:
+                    expected = type(value)(self.expected)
+                    return expected == value
+                except Exception:
+                    return False
+
+
+        def matches_record(record_id, expected):
+            try:
+                record = load_record(record_id)
+                return record.answer == expected
+            except (ValueError, TypeError):
+                return False
+        '''})
+    assert project.findings() == [("conditions.py", "FC003", 25), ("conditions.py", "FC003", 33)]
+
+
 def test_the_no_match_arm_of_a_search_written_as_statements(project):
     """The statement form of `m.group(1) == expected if m else False`: the arm where the pattern
     found nothing in the reply, as an `if`/`else` or as a guard before what reads the match. A

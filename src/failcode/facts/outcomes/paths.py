@@ -122,9 +122,26 @@ def _only_compares(statement: ast.stmt) -> bool:
 
 def _only_converts(statement: ast.stmt) -> bool:
     """A statement whose calls only convert text to numbers (`[Decimal(t) for t in s.split()]`,
-    `x = float(s)`), beside trivial ones: one stage, whose error says the text holds no number."""
-    calls = [(_callee(node) or "?").rpartition(".")[2] for node in walk(statement) if isinstance(node, ast.Call)]
-    return any(name in _CONVERTERS for name in calls) and all(name in _CONVERTERS or is_trivial(name) for name in calls)
+    `x = float(s)`), or a value to another's type (`type(value)(expected)`), beside trivial ones:
+    one stage, whose error says the value is not of that kind."""
+    calls = [node for node in walk(statement) if isinstance(node, ast.Call)]
+    converts = [_converts(call) for call in calls]
+    return any(converts) and all(converted or is_trivial((_callee(call) or "?").rpartition(".")[2])
+                                 for call, converted in zip(calls, converts))
+
+
+def _converts(call: ast.Call) -> bool:
+    """`float(s)`, `Decimal(t)`, `type(value)(expected)`: a conversion to a kind of value."""
+    if isinstance(call.func, ast.Call):
+        return _callee(call.func) == "type" and len(call.func.args) == 1
+    return (_callee(call) or "?").rpartition(".")[2] in _CONVERTERS
+
+
+def _converts_then_compares(body: list[ast.stmt]) -> bool:
+    """A try of conversions, and at most compares of what they made (`expected = type(value)(
+    self.expected)` … `return expected == value`): a value that cannot take the other's kind is not
+    equal to it, so the handler of the conversion's error answers the compare's question."""
+    return any(map(_only_converts, body)) and all(_only_converts(s) or _only_compares(s) for s in body)
 
 
 def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
@@ -308,7 +325,7 @@ class FailurePaths:
                 self.cause(node, handler, types)
             if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
-                    or not catches_all(types) and all(map(_only_converts, node.body)):
+                    or not catches_all(types) and _converts_then_compares(node.body):
                 inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
             elif catches_all(types) or statements > 1 and not signals(types):
                 inner = _Context(fallback=_caught(types), kind="except" if unspecific(types) else "narrow-except",

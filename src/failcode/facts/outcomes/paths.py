@@ -137,11 +137,17 @@ def _converts(call: ast.Call) -> bool:
     return (_callee(call) or "?").rpartition(".")[2] in _CONVERTERS
 
 
-def _converts_then_compares(body: list[ast.stmt]) -> bool:
-    """A try of conversions, and at most compares of what they made (`expected = type(value)(
-    self.expected)` … `return expected == value`): a value that cannot take the other's kind is not
-    equal to it, so the handler of the conversion's error answers the compare's question."""
-    return any(map(_only_converts, body)) and all(_only_converts(s) or _only_compares(s) for s in body)
+# What a conversion raises when the value is not of the kind (`float("x")`, `Decimal("x")`, `int(None)`).
+_CONVERSION_ERRORS = frozenset("ValueError TypeError InvalidOperation ArithmeticError OverflowError".split())
+
+
+def _converts_then_compares(body: list[ast.stmt], types: tuple[str, ...]) -> bool:
+    """A try of conversions, and then compares of what they made (`expected = type(value)(
+    self.expected)` … `return expected == value`), under a handler of the conversion's own errors
+    only: a value that cannot take the other's kind is not equal to it, so the handler answers the
+    compare's question."""
+    return bool(types) and all(t.rpartition(".")[2] in _CONVERSION_ERRORS for t in types) \
+        and any(map(_only_converts, body)) and all(_only_converts(s) or _only_compares(s) for s in body)
 
 
 def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
@@ -325,7 +331,8 @@ class FailurePaths:
                 self.cause(node, handler, types)
             if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
-                    or not catches_all(types) and _converts_then_compares(node.body):
+                    or not catches_all(types) and (all(map(_only_converts, node.body))
+                                                   or _converts_then_compares(node.body, types)):
                 inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
             elif catches_all(types) or statements > 1 and not signals(types):
                 inner = _Context(fallback=_caught(types), kind="except" if unspecific(types) else "narrow-except",

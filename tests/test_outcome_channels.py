@@ -1529,6 +1529,41 @@ def test_fc006_no_result_after_a_child_is_not_always_a_timeout(project):
     assert project.findings() == [("runner.py", "FC006", 10), ("runner.py", "FC006", 20)]
 
 
+def test_fc006_a_test_of_whether_the_child_is_still_alive_asks_how_it_ended(project):
+    """After `thread.join(timeout)`, a name bound from `thread.is_alive()` holds the answer to "did
+    it end?", and a child still alive after the wait truly timed out (mlflow's scorer timeout, judged
+    false when reported): quiet, also when an `else` binds the name another way. Control, reported
+    before and after: the same wait followed by a test of the result alone."""
+    project.write({"runner.py": '''
+        import threading
+
+
+        def run_with_timeout(fn, timeout, event=None):
+            outcome = {}
+            thread = threading.Thread(target=lambda: outcome.update(value=fn()))
+            thread.start()
+            if event is None:
+                thread.join(timeout)
+                completed = not thread.is_alive()
+            else:
+                completed = event.wait(timeout)
+            if not completed:
+                raise TimeoutError(f"timed out after {timeout} seconds")
+            return outcome["value"]
+
+
+        def run_and_hope(fn, timeout):
+            outcome = {}
+            thread = threading.Thread(target=lambda: outcome.update(value=fn()))
+            thread.start()
+            thread.join(timeout)
+            if not outcome:
+                raise TimeoutError(f"timed out after {timeout} seconds")
+            return outcome["value"]
+        '''})
+    assert project.findings() == [("runner.py", "FC006", 23)]
+
+
 def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project):
     """Issue 11, Missed: a branch on every non-success status that names one cause ("backend
     unavailable": our own 400s and 401s too), and a polling loop whose catch-all records any error

@@ -266,8 +266,8 @@ class Blames:
         (`p.join(timeout)`): no result also means the child crashed, or our own code in it raised.
         What the arm says, and whether that blames a party, is FC006's to judge."""
         absence = _absence(node.test)
-        if absence is None or not absence[1]:
-            return
+        if absence is None or not absence[1] or absence[0] in self.asked:
+            return  # … or the test asks the child how it ended (`completed = not thread.is_alive()`)
         worker, line = self.joined
         if any(isinstance(part, ast.Attribute) and part.attr in ("exitcode", "is_alive")
                and isinstance(part.value, ast.Name) and part.value.id == worker for part in _nodes([node])):

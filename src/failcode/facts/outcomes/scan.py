@@ -97,6 +97,12 @@ def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:
     return found
 
 
+def _asks_how_it_ended(value: ast.expr, workers: set[str]) -> bool:
+    """`not thread.is_alive()`, `p.exitcode == 0`: a value that asks a worker whether, or how, it ended."""
+    return any(isinstance(node, ast.Attribute) and node.attr in ("is_alive", "exitcode")
+               and isinstance(node.value, ast.Name) and node.value.id in workers for node in walk(value))
+
+
 def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     """What a reply says: read by a method (`response.json()`) from what another package's call
     returned (`remote`), or a part of such a reading (`data["info"]["version"]`)."""
@@ -152,6 +158,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.outputs: dict[str, tuple[str, frozenset[str]]] = {}  # local name → the command and streams it holds
         self.output_tests: list[tuple[ast.If, str, ast.Call]] = []  # tests of whether a command printed anything
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
+        self.asked: set[str] = set()  # local names holding how a worker ended (`done = not t.is_alive()`)
         self.writes: list[_Pending] = []
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
@@ -295,6 +302,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
             process = _exit_status(inner)
             if process is not None:
                 self.statuses[name] = process  # `code = proc.returncode`
+            if self.workers and _asks_how_it_ended(value, self.workers):
+                self.asked.add(name)  # `completed = not thread.is_alive()`, kept whatever else an `else` binds
             self.ran(name, value)
             if answered:
                 self.answered.add(name)

@@ -1395,6 +1395,39 @@ def test_a_success_default_that_a_swallowing_handler_leaves_standing(project):
     assert project.findings() == [("batch.py", "FC003", 11)]
 
 
+def test_a_success_default_under_a_key_of_the_returned_record(project):
+    """The same default under a dict key (`reply = {"status": "ok"}`): a handler that only logs leaves
+    the record saying "ok" for the failure. This crashed the scan (StopIteration: the read of
+    `reply` was looked up as `reply['status']`; ipykernel's `do_inspect`, found by session 33's
+    sweep). Quiet when the handler writes another key of the record (`reply["found"] = False`):
+    the record says what happened."""
+    project.write({"kernel.py": '''
+        import logging
+
+        log = logging.getLogger(__name__)
+
+
+        def inspect(shell, name):
+            reply = {"status": "ok"}
+            try:
+                reply["data"] = shell.inspect(name)
+            except Exception:
+                log.warning("inspection failed")
+            return reply
+
+
+        def inspect_found(shell, name):
+            reply = {"status": "ok"}
+            try:
+                reply["data"] = shell.inspect(name)
+                reply["found"] = True
+            except KeyError:
+                reply["found"] = False
+            return reply
+        '''})
+    assert project.findings() == [("kernel.py", "FC003", 10)]
+
+
 def test_fc006_a_status_that_outlives_the_raise_and_blames_the_party(project):
     """Issue 11, Missed: a handler sets `status = "provider_failed"` and re-raises, and the `finally`
     records that status; the try also renders the prompt with our own code, so a bug there is

@@ -162,6 +162,13 @@ def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
     return not any(isinstance(p, ast.Call) or isinstance(p, ast.Name) and p.id == handler.name for p in parts)
 
 
+def _writes_beside(name: str, written: set[str]) -> bool:
+    """A key's default (`reply['status']`) whose record the handler writes another key of
+    (`reply['found'] = False`, `reply['error'] = str(e)`): the record says what the failure was."""
+    base, key = name.partition("[")[::2]
+    return bool(key) and any(other.startswith(base + "[") for other in written)
+
+
 def _stores_caught(handler: ast.ExceptHandler) -> bool:
     """The handler keeps what it caught (`error_to_raise = e`, `self.error = str(e)`): the failure
     goes on with it, to be raised or reported later."""
@@ -409,10 +416,10 @@ class FailurePaths:
                     self.writes.append(_Pending(statement.value, self.qualname, name, (ANY_REPLY,), "verdict", "reply",
                                                 ("sets it from the reply of", source), statement.lineno, (0, _NOWHERE)))
                 self.write(name, default[1], context, at=(handler, default))
-            elif name in succeeded:
+            elif name in succeeded and not _writes_beside(name, left):
                 # `status = "success"` that the try never sets: what completes the work reports it,
                 # and the handler that swallows a failure leaves it to report the failure too
-                first = next(node for node in reads if node.id == name)
+                first = next(node for node in reads if node.id == name.partition("[")[0])  # `result['status']`: `result`
                 self.writes.append(_Pending(first, self.qualname, name, (_constant(default[1]),), "verdict",
                                             "decided", "when the try completes", first.lineno, (0, _NOWHERE)))
                 reach = replace(context, region=(context.region[0], max(context.region[1], first.lineno)))

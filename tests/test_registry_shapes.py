@@ -171,6 +171,33 @@ def test_a_stale_copy_of_codes_is_still_reported(project):
     assert project.findings() == [("a.py", "FC005", 2)]
 
 
+def test_a_registry_whose_name_qualifies_anothers_is_its_selection(project):
+    """streamlit's `TTLCacheEvictionReason` lists the eviction reasons that one cache can give, a
+    part of the metrics' `EvictionReason`: a name that qualifies the other's (the same words and
+    more) names a selection for one case, whose fewer codes are its point (judged false when
+    reported, session 33's second sweep). Control, reported before and after: a numbered copy,
+    `FailureReason2`, is a copy gone stale."""
+    project.write({"pkg/__init__.py": "", "pkg/metrics.py": '''
+        from typing import Literal
+
+        EvictionReason = Literal["ttl", "max_entries", "max_size", "global_budget", "validate"]
+        ''', "pkg/ttl_cache.py": '''
+        from typing import Literal
+
+        TTLCacheEvictionReason = Literal["ttl", "max_entries", "max_size"]
+        ''', "pkg/reasons.py": '''
+        import enum
+
+        FailureReason = ("a_failed", "b_failed", "c_failed")
+
+
+        class FailureReason2(enum.Enum):
+            A = "a_failed"
+            B = "b_failed"
+        '''})
+    assert project.findings() == [("pkg/reasons.py", "FC005", 6)]
+
+
 def test_a_lowercase_selection_sharing_a_channel_is_not_a_stale_copy(project):
     """litellm (held out): `OPENAI_FINISH_REASONS` lists OpenAI's finish reasons, the `Literal` every
     provider's; both describe `finish_reason=`, and the list is a selection, not a copy."""

@@ -584,6 +584,14 @@ def _home(registry: Registry) -> str:
     return "folder:" + registry.path.rpartition("/")[0]
 
 
+def _narrows(name: str, other: str) -> bool:
+    """A registry's name that qualifies another's (`TTLCacheEvictionReason` of `EvictionReason`,
+    `ASYNC_FAILURE_CODES` of `FAILURE_CODES`): the vocabulary's selection for one case, whose fewer
+    codes are its point, not a copy gone stale (a `FailureReason2` is a copy)."""
+    words, others = set(segments(name)), set(segments(other))
+    return others < words
+
+
 def _disagreements(project: Project) -> list[Disagreement]:
     """Every discovered registry that disagrees with the configured authority or with the union of
     the registries it shares codes with."""
@@ -613,7 +621,7 @@ def _disagreements(project: Project) -> list[Disagreement]:
             peers = [other for other in group if other is not registry
                      and (id(registry), id(other)) not in project.levels
                      and (other.name == registry.name and not registry.name.startswith("_")
-                          or vocabulary and (registry.codes < other.codes
+                          or vocabulary and (registry.codes < other.codes and not _narrows(registry.name, other.name)
                                              or ties.get(id(other), set()) & ties.get(id(registry), set())))]
             union = frozenset().union(registry.codes, *(other.codes for other in peers))
             missing = union - registry.codes

@@ -88,15 +88,15 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """154 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), nineteen fresh batches
-    of three, and the 15 packages of session 32's precision sweeps and the 12 of session 33's (seen).
+    """160 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), nineteen fresh batches
+    of three, and the 15 packages of session 32's precision sweeps and the 18 of session 33's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 32, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 38, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -400,9 +400,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # Session 33's precision sweep of ordinary packages added twelve seen packages to the tune split
 # (40 findings judged blind: 6 real, 9 debatable, 25 false; no labels), which moved tune precision
 # to 125/286 real and 226/286 real or debatable, below the floors of .48 and .84; those two floors
-# follow the new judged rows.
+# follow the new judged rows. Its policies (POLICIES.md, session 33) then silenced 15 of those
+# findings, all judged false, and its second round (accelerate, dask, distributed, peft, setuptools,
+# streamlit: 9 findings, 1 real, 2 debatable, 6 false, one of them silenced after) left tune precision
+# at 126/279 real and 229/279 real or debatable; the floors rise to .45 and .82.
 FLOORS = {
-    "tune": {"recall": 0.223, "precision_real": 0.43, "precision_real_or_debatable": 0.78},
+    "tune": {"recall": 0.223, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},
 }
 

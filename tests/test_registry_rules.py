@@ -375,8 +375,9 @@ def test_fc001_registry_imported_through_a_re_export(project):
 
 def test_fc001_a_member_of_another_modules_class_of_the_same_name_is_no_member_of_ours(project):
     """A name reached through another module of the project is our registry only when that module
-    binds it by import or assignment: a generated protobuf module's `JobStatus` (filled into its
-    `globals()` at run time, never bound where failcode can see) is another Enum of the same name.
+    binds it by import or by assigning another name: a generated protobuf module's `JobStatus`
+    (built by `EnumTypeWrapper(…)`, or filled into its `globals()` at run time) is another Enum of the
+    same name.
     The control is a package `__init__` that re-exports ours: a member it lacks is still reported,
     as is one reached through the defining module."""
     project.write({
@@ -386,6 +387,8 @@ def test_fc001_a_member_of_another_modules_class_of_the_same_name_is_no_member_o
             from google.protobuf import descriptor_pool
             DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(b"...")
             _JOBSTATUS = DESCRIPTOR.enum_types_by_name["JobStatus"]
+            if _USE_C_DESCRIPTORS == False:
+                JobStatus = enum_type_wrapper.EnumTypeWrapper(_JOBSTATUS)
             ''',
         "pkg/status.py": '''
             from enum import Enum

@@ -79,7 +79,10 @@ class Project:
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
         project.raisers = _raisers(files.values())
-        project.module_names = {facts.module: frozenset(facts.reexports) for facts in files.values() if facts.module}
+        for facts in files.values():  # a module's `.py` and its `.pyi` stub bind names together
+            if facts.module:
+                project.module_names[facts.module] = project.module_names.get(facts.module, frozenset()) \
+                    | frozenset(facts.reexports)
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source

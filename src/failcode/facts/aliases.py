@@ -60,11 +60,12 @@ def _source(value: ast.expr) -> Optional[str]:
 
 def reexports(tree: ast.Module) -> tuple[str, ...]:
     """The capitalised names (a class's, a constant's) the module binds at its top level by an import
-    or an assignment, also under a top-level `if`, `try` or `with`; `*` for a star import. A name
-    another module reaches through this one (`pb2.Status.X` after `from pkg.protos import
-    service_pb2 as pb2`) may be a registry of ours only when this module binds it so: one it defines
-    itself, or that appears in it at run time (protobuf's generated modules fill `globals()`), is
-    another object of the same name."""
+    or by assigning another name (`Status = codes.Status`), also under a top-level `if`, `try` or
+    `with`; `*` for a star import. A name another module reaches through this one (`pb2.Status.X`
+    after `from pkg.protos import service_pb2 as pb2`) may be a registry of ours only when this
+    module binds it so: one it defines itself, builds (`Status = EnumTypeWrapper(…)`) or that
+    appears in it at run time (protobuf's generated modules fill `globals()`) is another object of
+    the same name."""
     found: dict[str, None] = {}
     pending = list(tree.body)
     while pending:
@@ -74,12 +75,11 @@ def reexports(tree: ast.Module) -> tuple[str, ...]:
                 name = alias.asname or alias.name.split(".")[0]
                 if name == "*" or name[:1].isupper():
                     found[name] = None
-        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and _dotted(statement.value) is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            for target in targets:
-                for node in ast.walk(target):
-                    if isinstance(node, ast.Name) and node.id[:1].isupper():
-                        found[node.id] = None
+            for target in targets:  # `Status = codes.Status`: another name for what exists (a call makes a new one)
+                if isinstance(target, ast.Name) and target.id[:1].isupper():
+                    found[target.id] = None
         elif isinstance(statement, (ast.If, ast.With, *_TRY)):
             for block in ("body", "orelse", "finalbody", "handlers"):
                 for inner in getattr(statement, block, ()):

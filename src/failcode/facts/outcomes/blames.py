@@ -287,19 +287,21 @@ def _carriers(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> set[int]:
     or its traceback (`traceback.format_exc()`, `logger.exception(…)`); and a message bound only to
     be said by one of those (`msg = "… invalid or not found: [%s]"` … `raise RuntimeError(msg %
     (uri, tb))`): its words go out beside the exception's own."""
-    carrying = {handler.name} if handler.name is not None else set()
-    carries: set[int] = set()
+    reads, formats = [], []  # per statement: the names it reads, whether it puts a traceback in words
     for statement in plain:
         nodes = list(_nodes([statement]))
-        if _logs_traceback(statement) or any(isinstance(node, ast.Name) and node.id in carrying for node in nodes) \
-                or any(isinstance(node, ast.Call) and (_callee(node) or "").rpartition(".")[2] in _TRACEBACK_CALLS
-                       for node in nodes):
+        reads.append({node.id for node in nodes if isinstance(node, ast.Name)})
+        formats.append(_logs_traceback(statement) or any(
+            isinstance(node, ast.Call) and (_callee(node) or "").rpartition(".")[2] in _TRACEBACK_CALLS for node in nodes))
+    carrying = {handler.name} if handler.name is not None else set()
+    carries: set[int] = set()
+    for statement, read, formatted in zip(plain, reads, formats):
+        if formatted or read & carrying:
             carries.add(id(statement))
             carrying.update(_bound(statement))
     for index, statement in enumerate(plain):
         names = set(_bound(statement)) if id(statement) not in carries else set()
-        readers = [later for later in plain[index + 1:]
-                   if any(isinstance(node, ast.Name) and node.id in names for node in _nodes([later]))]
+        readers = [later for later, read in zip(plain[index + 1:], reads[index + 1:]) if read & names]
         if readers and all(id(reader) in carries for reader in readers):
             carries.add(id(statement))
     return carries

@@ -141,13 +141,16 @@ def _converts(call: ast.Call) -> bool:
 _CONVERSION_ERRORS = frozenset("ValueError TypeError InvalidOperation ArithmeticError OverflowError".split())
 
 
-def _converts_then_compares(body: list[ast.stmt], types: tuple[str, ...]) -> bool:
-    """A try of conversions, and then compares of what they made (`expected = type(value)(
-    self.expected)` … `return expected == value`), under a handler of the conversion's own errors
-    only: a value that cannot take the other's kind is not equal to it, so the handler answers the
-    compare's question."""
-    return bool(types) and all(t.rpartition(".")[2] in _CONVERSION_ERRORS for t in types) \
-        and any(map(_only_converts, body)) and all(_only_converts(s) or _only_compares(s) for s in body)
+def _conversions_answer(body: list[ast.stmt], types: tuple[str, ...]) -> bool:
+    """A try of conversions only (`[Decimal(t) for t in s.split()]`), or of conversions and then
+    compares of what they made (`expected = type(value)(self.expected)` … `return expected ==
+    value`) under a handler of the conversion's own errors: a value that cannot take the kind is no
+    number, or not equal to the other, so the handler answers the try's own question."""
+    converting = [_only_converts(statement) for statement in body]
+    if all(converting):
+        return True
+    return any(converting) and bool(types) and all(t.rpartition(".")[2] in _CONVERSION_ERRORS for t in types) \
+        and all(converts or _only_compares(statement) for converts, statement in zip(converting, body))
 
 
 def _raises_if_configured(handler: ast.ExceptHandler) -> bool:
@@ -338,8 +341,7 @@ class FailurePaths:
                 self.cause(node, handler, types)
             if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
-                    or not catches_all(types) and (all(map(_only_converts, node.body))
-                                                   or _converts_then_compares(node.body, types)):
+                    or not catches_all(types) and _conversions_answer(node.body, types):
                 inner = _Context(silent=True)  # a narrow handler of conversions: `Decimal(t)` failing is "no number"
             elif catches_all(types) or statements > 1 and not signals(types):
                 inner = _Context(fallback=_caught(types), kind="except" if unspecific(types) else "narrow-except",

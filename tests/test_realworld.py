@@ -84,11 +84,12 @@ FRESH_BATCHES = {
     17: ["langcheck", "autogen-agentchat", "pytest-bdd"],
     18: ["agentdojo", "pydantic-ai-slim", "pytest-json-report"],
     19: ["pyrit", "garak", "flaky"],
+    20: ["mutmut", "cosmic-ray", "judgeval"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """160 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), nineteen fresh batches
+    """163 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
     of three, and the 15 packages of session 32's precision sweeps and the 18 of session 33's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
@@ -403,7 +404,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # follow the new judged rows. Its policies (POLICIES.md, session 33) then silenced 15 of those
 # findings, all judged false, and its second round (accelerate, dask, distributed, peft, setuptools,
 # streamlit: 9 findings, 1 real, 2 debatable, 6 false, one of them silenced after) left tune precision
-# at 126/279 real and 229/279 real or debatable; the floors rise to .45 and .82.
+# at 126/279 real and 229/279 real or debatable; the floors rise to .45 and .82. Fresh batch 20
+# (mutmut, cosmic-ray, judgeval: no finding; none of its 19 real defects found) moved held-out
+# recall to 9/382: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

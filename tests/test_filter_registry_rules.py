@@ -42,6 +42,39 @@ def ordered(reasons):
     assert project.findings() == [("report.py", "FC004", 6)]
 
 
+@pytest.mark.parametrize("body, line", [
+    # the element is kept under its own code
+    ("counts = {}\n    for r in reasons:\n        if r in FAILURE_ORDER:\n            counts[r] = counts.get(r, 0) + 1\n"
+     "    return counts", 6),
+    # a tally of the known codes: an unknown one is not counted
+    ("failed = 0\n    for r in reasons:\n        if r in FAILURE_ORDER:\n            failed += 1\n    return failed", 6),
+    # the element's code written to a record, one line per hit
+    ("for r in reasons:\n        if r in FAILURE_ORDER: last = r\n    return last", 5),
+])
+def test_fc004_for_loop_that_keeps_a_selection(project, body, line):
+    """A branch that uses the element or accumulates keeps a selection of codes: an unknown code
+    vanishes from it. Reported at the `for` statement. Controls: reported before and after the
+    loop policy of session 34."""
+    project.write({"report.py": ORDER + f"\n\ndef ordered(reasons):\n    {body}\n"})
+    assert project.findings() == [("report.py", "FC004", line)]
+
+
+@pytest.mark.parametrize("body", [
+    # skips the known codes and goes on with the rest (dagster's run migration)
+    "for r in reasons:\n        if r in FAILURE_ORDER:\n            continue\n        migrate(r)",
+    "for r in reasons:\n        if r in FAILURE_ORDER: continue\n        migrate(r)",
+    # one value set on any hit, from nothing of the element (supervisor's exit status)
+    "status = 0\n    for r in reasons:\n        if r in FAILURE_ORDER:\n            status = 3\n    return status",
+    "for r in reasons:\n        if r in FAILURE_ORDER:\n            self.exitstatus = EXIT_FAILED\n"
+    "            seen = True",
+])
+def test_fc004_for_loop_that_keeps_nothing_is_quiet(project, body):
+    """A membership branch that skips the known codes, or sets one value on any hit (as `any(…)`
+    answers), keeps no selection: an unknown code loses nothing."""
+    project.write({"report.py": ORDER + f"\n\ndef ordered(self, reasons):\n    {body}\n"})
+    assert project.findings() == []
+
+
 def test_fc004_registry_imported_from_another_module(project):
     project.write({
         "pkg/__init__.py": "",

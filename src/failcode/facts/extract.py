@@ -17,6 +17,7 @@ import libcst as cst
 
 from failcode.config import Settings
 from failcode.facts import registries
+from failcode.facts.cstnodes import children_fields, names_in
 from failcode.facts.filters import FilterFinder
 from failcode.facts.imports import ImportTable, dotted
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
@@ -32,30 +33,10 @@ from failcode.model import (
     Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
 )
 
-_SKIP_FIELDS = frozenset(
-    "lpar rpar comma semicolon leading_lines lines_after_decorators header footer trailing_whitespace"
-    " colon equal dot first_colon second_colon lbrace rbrace lbracket rbracket newline comment"
-    " empty_lines first_line last_line leading_whitespace indent separator operator trailing_comma"
-    " posonly_ind default_indent default_newline encoding has_trailing_newline asynchronous"
-    " whitespace".split()
-)
-_FIELDS: dict[type, tuple[str, ...]] = {}
 _EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
 _PASSIVE_CALLS = LOG_METHODS | TEXT_CALLS | {"append", "add", "extend"}
 _SAYING = LOG_METHODS | {"print"}
 _NOWHERE = Pos(0, 0, 0, 0)
-
-
-def _children_fields(node: cst.CSTNode) -> tuple[str, ...]:
-    kind = type(node)
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = tuple(
-            f.name for f in dataclasses.fields(node)
-            if f.name not in _SKIP_FIELDS and not f.name.startswith("whitespace")
-        )
-        _FIELDS[kind] = names
-    return names
 
 
 class _Collector:
@@ -131,7 +112,7 @@ class Extractor:
             fill(note)
         for build in self.pending:
             build(note)
-        ranges = node_positions(self.module, wanted, source, tree, _children_fields, rows)
+        ranges = node_positions(self.module, wanted, source, tree, children_fields, rows)
         row = (lambda line: line) if rows is None else (lambda line: rows[line - 1])
 
         def pos_of(node: cst.CSTNode) -> Pos:
@@ -166,7 +147,7 @@ class Extractor:
             self.walk_children(node)
 
     def walk_children(self, node: cst.CSTNode) -> None:
-        for name in _children_fields(node):
+        for name in children_fields(node):
             value = getattr(node, name)
             if isinstance(value, cst.CSTNode):
                 self.walk(value)
@@ -402,7 +383,7 @@ class Extractor:
         caught = {self.handler_names.get(ident): ident for kind, ident in self.context if kind == "handler"}
         caught.pop(None, None)
         if caught:  # only inside a handler that names what it caught: no walk on every assignment
-            for node in _names_in(value):
+            for node in names_in(value):
                 if node.value in caught:
                     self.keeping.add(caught[node.value])
 
@@ -750,17 +731,6 @@ class Extractor:
 
     def _filter(self, node, form, container, iterable, function, guarded) -> None:
         self.pending.append(lambda pos_of: Filter(pos_of(node), form, container, iterable, function, guarded))
-
-
-def _names_in(node: cst.CSTNode) -> Iterator[cst.Name]:
-    """Every Name inside an expression, f-string parts included."""
-    if isinstance(node, cst.Name):
-        yield node
-    for name in _children_fields(node):
-        value = getattr(node, name)
-        for child in value if isinstance(value, (tuple, list)) else (value,):
-            if isinstance(child, cst.CSTNode):
-                yield from _names_in(child)
 
 
 def _numbered(sites: list[Site], tries: list[TryBlock]) -> tuple[list[Site], list[TryBlock]]:

@@ -10,6 +10,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
+from failcode.facts.cstnodes import names_in
 from failcode.facts.imports import ImportTable
 from failcode.names import FAILURE_WORDS, segments
 
@@ -49,13 +50,29 @@ def _builds_set(node: cst.BaseExpression) -> bool:
     return False
 
 
-def _leaves(node: cst.If) -> bool:
-    """`if candidate.finish_reason in BLOCKED: raise ContentBlocked(…)` is a guard, and `if
-    other["status"] in HOLDING: return other["id"]` a search for the first hit: neither keeps a
-    selection of codes."""
-    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-    last = body[-1] if body else None
-    return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, (cst.Raise, cst.Return)) for s in last.body)
+def _keeps_nothing(node: cst.If, names: set[str]) -> bool:
+    """A branch on membership that keeps no selection of codes, so an unknown code loses nothing:
+    - `if candidate.finish_reason in BLOCKED: raise ContentBlocked(…)` is a guard, and `if
+      other["status"] in HOLDING: return other["id"]` a search for the first hit;
+    - `if run.status in UNSTARTED: continue` skips the known codes and goes on with the rest, the
+      unknown among them;
+    - `if info["state"] in STOPPED_STATES: self.exitstatus = NOT_RUNNING` sets one value, the same
+      on every hit, from nothing of the element: it answers whether any element is a member, as
+      `any(…)` does. A branch that uses the element (`out.append(r)`, `counts[r] += 1`) or
+      accumulates (`failed += 1`) keeps a selection, and an unknown code vanishes from it."""
+    if isinstance(node.body, cst.SimpleStatementSuite):  # `if run.status in UNSTARTED: continue`
+        lines: tuple = (node.body,)
+    else:
+        lines = tuple(node.body.body)
+    if not lines or not isinstance(lines[-1], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return False
+    if any(isinstance(s, (cst.Raise, cst.Return, cst.Continue)) for s in lines[-1].body):
+        return True
+    if not all(isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) for line in lines):
+        return False
+    statements = [s for line in lines for s in line.body]
+    return all(isinstance(s, cst.Assign) for s in statements) \
+        and not any(name.value in names for s in statements for name in names_in(s))
 
 
 class FilterFinder:
@@ -182,7 +199,7 @@ class FilterFinder:
         names = _target_names(node.target)
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         for statement in body:
-            if isinstance(statement, cst.If) and statement.orelse is None and not _leaves(statement):
+            if isinstance(statement, cst.If) and statement.orelse is None:
                 container = self._membership(statement.test, names)
-                if container is not None:
+                if container is not None and not _keeps_nothing(statement, names):
                     self._record(node, "for", self.collection_name(container), self.collection_name(node.iter))

@@ -347,6 +347,13 @@ def find_binary(name):
         return run_command([name, "--version"])
     except Exception:
         raise SetupError(f"{name} is not installed or not recognized as a command")
+
+
+def ensure_interpreter(container, name):
+    try:
+        container.call(["manylinux-interpreters", "ensure", name])
+    except Exception:
+        raise SetupError(f"{name}: either the installation failed or this interpreter is not available.")
 '''
 
 
@@ -354,7 +361,8 @@ def test_a_message_that_hands_on_what_was_caught_or_admits_any_failure_stays_qui
     """A message built with the traceback (`traceback.format_exc()`) or with a name bound from the
     caught error (`reason = str(exc)`) carries it, and so does the text bound only to be said with
     it (`msg` … `msg % (uri, tb)`); a cause offered beside a failure of any kind ("not found or
-    reading it failed") says it may be anything. Controls, reported before and after: the message
+    reading it failed", and in the same sentence "Either the installation failed or … is not
+    available": cibuildwheel's, found by session 34's sweep) says it may be anything. Controls, reported before and after: the message
     bound to a name and said without the exception, and two ways of saying one cause ("not installed
     or not recognized as a command")."""
     found, _ = _check(project, CARRIED)

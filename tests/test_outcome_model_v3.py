@@ -305,6 +305,7 @@ def test_a_log_line_that_prints_the_traceback_hands_the_truth_on(project):
 
 CARRIED = '''
 import json
+import os
 import traceback
 
 
@@ -349,6 +350,13 @@ def find_binary(name):
         raise SetupError(f"{name} is not installed or not recognized as a command")
 
 
+def container_info(path):
+    try:
+        return os.stat(path)
+    except OSError:
+        raise OSError(f'Target path "{path}" is not accessible or does not exist')
+
+
 def ensure_interpreter(container, name):
     try:
         container.call(["manylinux-interpreters", "ensure", name])
@@ -361,8 +369,9 @@ def test_a_message_that_hands_on_what_was_caught_or_admits_any_failure_stays_qui
     """A message built with the traceback (`traceback.format_exc()`) or with a name bound from the
     caught error (`reason = str(exc)`) carries it, and so does the text bound only to be said with
     it (`msg` … `msg % (uri, tb)`); a cause offered beside a failure of any kind ("not found or
-    reading it failed", and in the same sentence "Either the installation failed or … is not
-    available": cibuildwheel's, found by session 34's sweep) says it may be anything. Controls, reported before and after: the message
+    reading it failed", "not accessible or does not exist", and in the same sentence "Either the
+    installation failed or … is not available": cibuildwheel's and clearml's, found by session 34's
+    sweeps) says it may be anything. Controls, reported before and after: the message
     bound to a name and said without the exception, and two ways of saying one cause ("not installed
     or not recognized as a command")."""
     found, _ = _check(project, CARRIED)

@@ -98,8 +98,8 @@ def asserted(raised: tuple[str, ...], texts: tuple[str, ...], written: tuple[str
 
 
 # Words that say only that something went wrong, whatever it was (the concept "a failure").
-_ANY_FAILURE = re.compile(r"\b(?:fail\w*|errors?|invalid|broken|corrupt\w*|unreadable|not (?:working|valid|readable))\b",
-                          re.IGNORECASE)
+_ANY_FAILURE = re.compile(r"\b(?:fail\w*|errors?|invalid|broken|corrupt\w*|unreadable|inaccessible|"
+                          r"not (?:working|valid|readable|accessible))\b", re.IGNORECASE)
 # The clause before the cause, split at its last "or" ("Either the installation failed or this
 # interpreter" | "is not available"), and the clause after it from its first "or".
 _OR_BEFORE = re.compile(r"([^.;:!?]*)\bor\b[^.;:!?]*$", re.IGNORECASE)

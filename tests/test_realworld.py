@@ -89,8 +89,8 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """169 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
-    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 6
+    """181 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
+    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 18
     of session 34's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
@@ -98,7 +98,7 @@ def test_the_committed_corpus_and_its_split():
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 44, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 56, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -410,9 +410,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # recall to 9/382: the floors hold. Session 34's sweep of 24 more ordinary packages added six seen
 # packages (10 findings judged blind: 2 real, 1 debatable, 7 false; two of the false silenced after
 # by that session's policies, as was dagster's), which moved tune precision to 128/286 real and
-# 232/286 real or debatable; those two floors follow the new judged rows to .44 and .81.
+# 232/286 real or debatable; those two floors follow the new judged rows to .44 and .81. Its
+# second round (38 larger libraries, twelve of which report anything: 26 findings judged blind, 7
+# real, 11 debatable, 8 false, one of the false silenced after by the "not accessible" wording)
+# moved them to 135/311 and 250/311; the floors follow to .43 and .80.
 FLOORS = {
-    "tune": {"recall": 0.223, "precision_real": 0.44, "precision_real_or_debatable": 0.81},
+    "tune": {"recall": 0.223, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},
 }
 

@@ -478,6 +478,107 @@ def test_a_handler_hears_the_cause_our_function_raises(project):
                      ("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 4))]
 
 
+RUNNERS = '''
+import subprocess
+
+
+def exec_cmd(cmd):
+    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = child.communicate()
+    return child.returncode, out, err
+
+
+def run_quietly(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True)
+    except OSError:
+        return None
+
+
+def run_in_shell(cmd):
+    return subprocess.run(cmd, shell=True)
+'''
+
+STARTERS = '''
+import json
+import logging
+import subprocess
+
+from pkg import runners
+from pkg.runners import exec_cmd, run_in_shell, run_quietly
+
+log = logging.getLogger(__name__)
+
+
+def check_conda(conda):
+    try:
+        exec_cmd([conda, "--help"])
+    except EnvironmentError:
+        raise ValueError(f"Could not find Conda executable at {conda}.")
+
+
+def check_conda_through_module(conda):
+    try:
+        runners.exec_cmd([conda, "--help"])
+    except OSError:
+        raise ValueError(f"Could not find Conda executable at {conda}.")
+
+
+def git_version():
+    try:
+        return subprocess.check_output(["git", "--version"], text=True)
+    except OSError:
+        log.warning("git is not installed")
+        return None
+
+
+def git_config():
+    try:
+        return json.loads(subprocess.check_output(["git", "config", "--list", "-z"]))
+    except OSError:
+        log.warning("git is not installed")
+        return None
+
+
+def node_version():
+    try:
+        return subprocess.check_output(["node", "--version"])
+    except Exception:
+        raise RuntimeError("node.js is not installed")
+
+
+def quiet_version(tool):
+    try:
+        return run_quietly([tool, "--version"])
+    except OSError:
+        raise ValueError(f"{tool} is not installed")
+
+
+def shell_version(tool):
+    try:
+        return run_in_shell(f"{tool} --version")
+    except OSError:
+        raise ValueError(f"{tool} is not installed")
+'''
+
+
+def test_starting_a_program_that_is_not_there_says_not_found(project):
+    """Starting a program raises FileNotFoundError (an OSError) when the program is not there, so an
+    `OSError` handler around nothing but starting it, directly or through our own function in another
+    module (by its name, or through the module), says "not found" or "not installed" truthfully:
+    quiet (ray's and mlflow's conda checks, session 34's sweep). Reported, before and after: a JSON
+    read of the output beside the start (git_config), a catch-all that hears our own bugs too
+    (node_version), our function that catches the OSError of its start itself (quiet_version: what
+    reaches the caller is something else), and a start through a shell, where a missing program is an
+    exit status (shell_version)."""
+    project.write({"pkg/__init__.py": "", "pkg/runners.py": RUNNERS, "pkg/starters.py": STARTERS})
+    found = sorted(project.findings("pkg"))
+    assert found == [("pkg/starters.py", "FC006", _line_of(STARTERS, "except OSError:", 3)),
+                     ("pkg/starters.py", "FC006", _line_of(STARTERS, "except Exception:")),
+                     ("pkg/starters.py", "FC006", _line_of(STARTERS, "except OSError:", 4)),
+                     ("pkg/starters.py", "FC006", _line_of(STARTERS, "except OSError:", 5))]
+
+
 # -- a default written before an if/elif chain stands in every arm --------------------------------
 
 CHAIN = '''

@@ -60,6 +60,26 @@ CAUSES = (
 
 NOT_FOUND = CAUSES[0]
 
+# The standard library's calls that start a program by its name or path (the concept "starting a
+# program"): the OS refusing to start it, a `FileNotFoundError` (an `OSError`), is how a program
+# that is not there shows, so "not found" or "not installed" is what that error says. Through a
+# shell (`shell=True`, `os.system`, `create_subprocess_shell`) a missing program is an exit status
+# of 127 instead, so those are not among them.
+PROGRAM_STARTS = frozenset(
+    "subprocess.run subprocess.Popen subprocess.call subprocess.check_call subprocess.check_output"
+    " asyncio.create_subprocess_exec os.execv os.execve os.execvp os.execvpe os.execl os.execle os.execlp"
+    " os.execlpe os.posix_spawn os.posix_spawnp os.spawnv os.spawnve os.spawnvp os.spawnvpe".split())
+MISSING_PROGRAM = "FileNotFoundError"  # what starting a program that is not there raises
+
+
+def tells_missing_program(cause: Cause, types: tuple[str, ...]) -> bool:
+    """A handler of `types` around starting a program, saying `cause`, says what a missing program
+    shows: "not found" or "not installed", when each type it catches is one that a missing program
+    raises (`OSError`, `FileNotFoundError`); beside `CalledProcessError` it also hears the program
+    failing for any reason of its own."""
+    return cause.name in ("not-found", "not-installed") and bool(types) \
+        and all(catches((name,), MISSING_PROGRAM) for name in types)
+
 _CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$")  # a code-shaped word: `UPSTREAM_TIMEOUT`
 _OS = frozenset("OSError IOError EnvironmentError socket.error RuntimeError".split())
 _ROOT = re.compile(r"^(?:HTTP|Http|Request|Requests|Client|API|Api|Transport|Service)(?:Status|Response)?(?:Error|Exception)$")

@@ -137,7 +137,9 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     narrower than a catch-all, around nothing but calls of our own functions that raise what it
     catches to say that cause (`except IOError: "File not found"` around `filefind(name)`, which
     raises `IOError("File … does not exist")`), says what it was told: the summary of what our
-    functions raise comes from the whole project (`Project.raises_for`)."""
+    functions raise comes from the whole project (`Project.raises_for`). Starting a program, in the
+    try or in a function of ours it calls, raises `FileNotFoundError` when the program is not
+    there: an `OSError` handler around it that says "not found" or "not installed" says that."""
     found = causes.asserted(blame.raised, blame.texts, blame.written)
     if found is None:
         return None
@@ -148,7 +150,8 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     if cause.name == "connection" and blame.subject == "1" and len(blame.own) <= 1:
         return None
     if not catches_all(types) and blame.own \
-            and all(kind == "own" and project.raises_for(name, cause.name, types) for kind, name, _, _ in blame.own):
+            and all(kind == "own" and project.raises_for(name, cause.name, types)
+                    or kind == "start" and causes.tells_missing_program(cause, types) for kind, name, _, _ in blame.own):
         return None
     calls = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in blame.own[:3]))
     does = f" (which calls {calls})" if calls else ""

@@ -210,8 +210,10 @@ class Blames:
         calls = []
         for node in _nodes(attempt.body, prose=False):
             if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
-                # `own`: a function of ours, whose raises the project summarises (`Project.raises_for`)
-                calls.append(("own" if self.is_own_call(node) else "call", _callee(node), node.lineno, ""))
+                # `own`: a function of ours, whose raises the project summarises (`Project.raises_for`),
+                # also through a module of our package (`process.exec_cmd(…)`); `start`: a program started
+                kind = "own" if self.is_own_call(node) or self.ours(node) else "start" if self.starts(node) else "call"
+                calls.append((kind, _callee(node), node.lineno, ""))
         statements = sum(1 for _ in _simple_statements(attempt.body))
         told = tuple(dict.fromkeys(text for statement in told_by if isinstance(statement, ast.Raise)
                                    and statement.exc is not None for text in _words_of([ast.Expr(statement.exc)])))
@@ -221,8 +223,13 @@ class Blames:
 
     def raises_causes(self) -> Iterator[tuple[str, str]]:
         """(error class, cause) of each error the function raises that names a cause by its class
-        or its message (`raise IOError(f"File {name!r} does not exist")`, `raise NoSuchJob(id)`):
-        the summary its callers' handlers are judged with (issue 23, principle 2)."""
+        or its message (`raise IOError(f"File {name!r} does not exist")`, `raise NoSuchJob(id)`),
+        and the `FileNotFoundError` of a program it starts outside any try of its own, which says
+        the program is not there (not found, not installed): the summary its callers' handlers are
+        judged with (issue 23, principle 2)."""
+        if self.starts_program:  # what starting a program that is not there raises reaches the callers
+            yield causes.MISSING_PROGRAM, "not-found"
+            yield causes.MISSING_PROGRAM, "not-installed"
         for node in self.raising:
             raised = _raised(node)
             if raised is None:

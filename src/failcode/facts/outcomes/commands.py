@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from failcode.causes import PROGRAM_STARTS
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import _awaited, _callee, _exit_status, _leaves, _resolve
@@ -34,6 +35,20 @@ _AS_TEXT = frozenset("strip rstrip lstrip decode".split())  # what leaves an out
 class Commands:
     """Part of `Scan`: the commands of a function, the names holding their output, and the tests of
     that output that decide an outcome."""
+
+    def starts(self, value: ast.expr) -> bool:
+        """`subprocess.run([...])`, `await asyncio.create_subprocess_exec(...)`: a call that starts a
+        program by its name, not through a shell (causes.PROGRAM_STARTS)."""
+        inner = _awaited(value)
+        return isinstance(inner, ast.Call) and _resolve(_callee(inner) or "", self.imports) in PROGRAM_STARTS \
+            and not any(keyword.arg == "shell" and not (isinstance(keyword.value, ast.Constant)
+                                                        and not keyword.value.value) for keyword in inner.keywords)
+
+    def started(self, value: ast.expr) -> None:
+        """Notes that the function starts a program outside any try of its own: whatever starting
+        it raises reaches its callers (`Blames.raises_causes`)."""
+        if not self.trying and not self.starts_program and self.starts(value):
+            self.starts_program = True
 
     def ran(self, name: str, value: ast.expr) -> None:
         """Notes `name` bound to a command (`proc = subprocess.Popen(…)`, `result =

@@ -271,6 +271,13 @@ class Provenance:
                     checks.update(id(node) for node in walk(statement) if isinstance(node, ast.Raise))
         return checks
 
+    def ours(self, node: ast.Call) -> bool:
+        """A function of a module of our own package, called through the module (`process._exec_cmd(…)`
+        after `from mlflow.utils import process`): its summary is our function's, as a bare call's."""
+        root, _, rest = (_callee(node) or "").partition(".")
+        return bool(rest) and "." not in rest and root in self.imports and root not in self.foreign \
+            and not root[:1].isupper()
+
     def is_own_call(self, node: ast.AST) -> bool:
         """A call of this class's methods or of a function of this file or package. A class of
         ours builds a record (`return Endpoint(host=host)`): it runs no logic to blame."""

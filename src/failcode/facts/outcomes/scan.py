@@ -161,6 +161,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.asked: set[str] = set()  # local names holding how a worker ended (`done = not t.is_alive()`)
         self.writes: list[_Pending] = []
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
+        self.starts_program = False  # starts a program outside any try of its own (`Commands.started`)
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
@@ -265,19 +266,23 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
             return
         if isinstance(node, ast.Return):
             if node.value is not None:
+                self.started(node.value)
                 self.write("return", node.value, context, top=True)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             if node.value is not None:
+                self.started(node.value)
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     self.assign(target, node.value, context)
         elif isinstance(node, ast.Expr):
+            self.started(node.value)
             self.expression_statement(node.value, context)
         elif isinstance(node, ast.Raise):
             if node.exc is not None:
                 self.raising.append(node)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             for item in getattr(node, "items", ()):
+                self.started(item.context_expr)  # `with subprocess.Popen(…) as proc:`
                 if isinstance(item.optional_vars, ast.Name):
                     self.ran(item.optional_vars.id, item.context_expr)  # `with subprocess.Popen(…) as proc:`
             looping = self.looping

@@ -303,6 +303,15 @@ def test_fc006_blaming_words_around_our_own_code(project):
                 raise BaseLLMError(str(e))
 
 
+        @contextlib.contextmanager
+        def handle_errors(write_error):
+            try:
+                yield
+            except Exception as e:
+                LOGGER.error("Error while handling API request")
+                write_error(repr(e), 500, JSONRPC_CODES["internal_error"])
+
+
         class Sandbox:
             async def _ensure_tunnel_url(self, port):
                 return await self.client.tunnel(port)
@@ -325,9 +334,10 @@ def test_fc006_blaming_words_around_our_own_code(project):
                     raise PortUnavailable(port=port, reason="backend_unavailable") from e
         '''})
     # resolve_quietly (control): a helper's call may be the party's own, so only the raise of a
-    # builtin error marks our own code
+    # builtin error marks our own code; handle_errors (buildbot's REST errors, session 34's sweep)
+    # says the failure is internal: the API is the context of the work, not the one that failed
     assert project.findings() == [("client.py", "FC006", 10), ("client.py", "FC006", 18),
-                                  ("client.py", "FC006", 34)]
+                                  ("client.py", "FC006", 43)]
 
 
 def test_fc006_words_that_do_not_blame_or_code_that_is_the_party_stay_quiet(project):

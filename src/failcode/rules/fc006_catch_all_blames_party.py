@@ -59,9 +59,11 @@ def _handler(blame: Blame, project: Project) -> Optional[str]:
     request", `ClavataAPIError`) or records a status that blames it (`status = "provider_failed"`):
     every reader takes our failures for the party's. Then our code that builds a call's arguments
     (the request) counts; a call of our own thin wrapper, or of a helper that reads what the try
-    received, may be the party's own doing."""
+    received, may be the party's own doing. A handler that also says the failure is internal
+    (`writeError(repr(e), 500, JSONRPC_CODES["internal_error"])`, internal-pattern) names the
+    party as the context of the work ("while handling API request"), not as the one that failed."""
     party = _party(blame, project)
-    if party is None:
+    if party is None or _says_internal(blame, project):
         return None
     firm = any(_blamed(name, project) for name in blame.raised) \
         and any(_blamed(text, project) for text in blame.texts if text not in blame.raised) \
@@ -179,6 +181,14 @@ def _types(caught: str) -> tuple[str, ...]:
 
 _SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result,
            "cause": _cause}
+
+
+def _says_internal(blame: Blame, project: Project) -> bool:
+    """Whether what a handler says or records calls the failure internal (internal-pattern:
+    `internal_error`, "unexpected error")."""
+    return any(project.patterns.internal.search("_".join(segments(text) if text.isidentifier()
+                                                          else _PROSE.findall(text.lower())))
+               for text in (*blame.texts, *blame.written))
 
 
 def _party(blame: Blame, project: Project) -> Optional[tuple[str, str]]:

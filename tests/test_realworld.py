@@ -89,8 +89,8 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """181 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
-    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 18
+    """183 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
+    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 20
     of session 34's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
@@ -98,7 +98,7 @@ def test_the_committed_corpus_and_its_split():
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 56, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 58, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:

@@ -11,7 +11,7 @@ import ast
 import builtins
 import dataclasses
 import re
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 

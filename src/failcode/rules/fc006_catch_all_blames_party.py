@@ -186,9 +186,12 @@ _SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _ty
 def _says_internal(blame: Blame, project: Project) -> bool:
     """Whether what a handler says or records calls the failure internal (internal-pattern:
     `internal_error`, "unexpected error")."""
-    return any(project.patterns.internal.search("_".join(segments(text) if text.isidentifier()
-                                                          else _PROSE.findall(text.lower())))
-               for text in (*blame.texts, *blame.written))
+    return any(project.patterns.internal.search("_".join(_words(text))) for text in (*blame.texts, *blame.written))
+
+
+def _words(text: str) -> list[str]:
+    """An identifier's segments (`backend_unavailable`), or prose's lower-case words."""
+    return list(segments(text)) if text.isidentifier() else _PROSE.findall(text.lower())
 
 
 def _party(blame: Blame, project: Project) -> Optional[tuple[str, str]]:
@@ -207,7 +210,7 @@ def _blamed(text: str, project: Project) -> Optional[str]:
     "could not reach the service"). A party named in passing ("Error in rate limit success event",
     "custom_llm_provider") blames no one; nor does a model, which prose names as the subject."""
     patterns = project.patterns
-    words = list(segments(text)) if text.isidentifier() else _PROSE.findall(text.lower())
+    words = _words(text)
     if not words or patterns.internal.search("_".join(words)):
         return None
     for i in range(len(words)):

@@ -28,8 +28,15 @@ from failcode.facts.walk import walk
 _COMMANDS = frozenset({"subprocess.run", "subprocess.Popen", "asyncio.create_subprocess_exec",
                        "asyncio.create_subprocess_shell"})
 _STARTS = frozenset(name.rpartition(".")[2] for name in _COMMANDS)
+_PROGRAM_START_NAMES = frozenset(name.rpartition(".")[2] for name in PROGRAM_STARTS)  # checked before resolving
 _STREAMS = frozenset({"stdout", "stderr"})
 _AS_TEXT = frozenset("strip rstrip lstrip decode".split())  # what leaves an output as empty as it was
+
+
+def _turned_on(call: ast.Call, option: str) -> bool:
+    """The call passes `option` a value that is not a false constant (`check=True`, `shell=use_shell`)."""
+    return any(keyword.arg == option and not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
+               for keyword in call.keywords)
 
 
 class Commands:
@@ -40,9 +47,8 @@ class Commands:
         """`subprocess.run([...])`, `await asyncio.create_subprocess_exec(...)`: a call that starts a
         program by its name, not through a shell (causes.PROGRAM_STARTS)."""
         inner = _awaited(value)
-        return isinstance(inner, ast.Call) and _resolve(_callee(inner) or "", self.imports) in PROGRAM_STARTS \
-            and not any(keyword.arg == "shell" and not (isinstance(keyword.value, ast.Constant)
-                                                        and not keyword.value.value) for keyword in inner.keywords)
+        return isinstance(inner, ast.Call) and _method(inner) in _PROGRAM_START_NAMES \
+            and _resolve(_callee(inner) or "", self.imports) in PROGRAM_STARTS and not _turned_on(inner, "shell")
 
     def started(self, value: ast.expr) -> None:
         """Notes that the function starts a program outside any try of its own: whatever starting
@@ -60,8 +66,7 @@ class Commands:
         inner = _awaited(value)
         if isinstance(inner, ast.Call) and _method(inner) in _STARTS \
                 and _resolve(_callee(inner) or "", self.imports) in _COMMANDS:
-            if not any(keyword.arg == "check" and not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
-                       for keyword in inner.keywords):
+            if not _turned_on(inner, "check"):
                 self.commands[name] = inner
             return
         output = self.output_of(value) if self.commands else None

@@ -282,7 +282,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
                 self.raising.append(node)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             for item in getattr(node, "items", ()):
-                self.started(item.context_expr)  # `with subprocess.Popen(…) as proc:`
+                self.started(item.context_expr)
                 if isinstance(item.optional_vars, ast.Name):
                     self.ran(item.optional_vars.id, item.context_expr)  # `with subprocess.Popen(…) as proc:`
             looping = self.looping

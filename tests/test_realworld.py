@@ -85,11 +85,12 @@ FRESH_BATCHES = {
     18: ["agentdojo", "pydantic-ai-slim", "pytest-json-report"],
     19: ["pyrit", "garak", "flaky"],
     20: ["mutmut", "cosmic-ray", "judgeval"],
+    21: ["trl", "deepteam", "ragchecker"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """183 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty fresh batches
+    """186 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-one fresh batches
     of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 20
     of session 34's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
@@ -413,7 +414,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 232/286 real or debatable; those two floors follow the new judged rows to .44 and .81. Its
 # second round (38 larger libraries, twelve of which report anything: 26 findings judged blind, 7
 # real, 11 debatable, 8 false, one of the false silenced after by the "not accessible" wording)
-# moved them to 135/311 and 250/311; the floors follow to .43 and .80.
+# moved them to 135/311 and 250/311; the floors follow to .43 and .80. Fresh batch 21 (trl,
+# deepteam, ragchecker: no finding; none of its 18 real defects found) moved held-out recall to
+# 9/400: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.022, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

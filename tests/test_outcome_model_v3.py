@@ -607,6 +607,89 @@ def test_a_chain_whose_arms_write_a_distinct_failure_stays_quiet(project):
     assert found == []
 
 
+UNMATCHED = '''
+def grade_reply(question, answer):
+    passed = False
+    reply = ask_judge(question, answer)
+    if reply == "PASS":
+        passed = True
+    elif reply == "FAIL":
+        passed = False
+    return passed
+
+
+def score_reply(question, answer):
+    reply = ask_judge(question, answer)
+    if reply == "PASS":
+        return 1.0
+    elif reply == "FAIL":
+        return 0.0
+    return 0.0
+'''
+
+
+def test_a_reply_no_arm_of_a_chain_matched(project):
+    """Principle 5, a dispatch on a judge's reply with no `else`: a reply neither test matched (the
+    judge's refusal, an error text) leaves `passed = False` standing, and reaches the `return 0.0`
+    after a chain whose arms all return; both are the "FAIL" verdict. FC003 at the `if` that leaves
+    the default standing, and at the return."""
+    found, rows = _check(project, UNMATCHED)
+    assert found == [("m.py", "FC003", _line_of(UNMATCHED, 'if reply == "PASS":')),
+                     ("m.py", "FC003", _line_of(UNMATCHED, "return 0.0", 2))]
+    assert all("no branch matched" in row["message"] for row in rows)
+
+
+def test_a_reply_no_arm_matched_with_a_distinct_value_stays_quiet(project):
+    """Control, quiet before and after: what no arm matched gets None, which no arm writes."""
+    source = UNMATCHED.replace("    passed = False\n    reply", "    passed = None\n    reply") \
+        .replace("        return 0.0\n    return 0.0", "        return 0.0\n    return None")
+    assert source.count("None") == 2
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_a_chain_outside_a_judging_function_stays_quiet(project):
+    """Control, quiet before and after: a dispatch on a setting in a function that judges nothing
+    (`configure`) picks a mode; its default is no verdict."""
+    source = UNMATCHED.replace("def grade_reply(question, answer):", "def configure(question, answer):") \
+        .replace("def score_reply(question, answer):", "def pick_weight(question, answer):")
+    found, _ = _check(project, source)
+    assert found == []
+
+
+EMPTY_REPLY = '''
+def grade_with_judge(question, answer):
+    reply = ask_judge(question, answer)
+    if not reply:
+        return 0.0
+    return 1.0 if reply.strip().lower() == "yes" else 0.0
+
+
+def grade_parsed(answer, expected):
+    parsed = parse_answer(answer)
+    if not parsed:
+        return 0.0
+    return 1.0 if parsed == expected else 0.0
+
+
+def grade_tokens(answer, expected):
+    tokens = set(expected.split())
+    if not tokens:
+        return 0.0
+    return 1.0 if answer in tokens else 0.0
+'''
+
+
+def test_an_empty_reply_is_no_fallback_as_measured(project):
+    """A measured quietness policy (POLICIES.md, session 35): reading `if not reply: return 0.0` in
+    a judging function as the fallback for no reply (principle 5, an empty, None or falsy reply),
+    for any call's result not computed in place nor worked out from a candidate parameter alone,
+    reported 14 tune findings, nearly all a candidate's answer extracted inside a loop (where no
+    parameter names it) or an empty reference, so it was not built: all three stay quiet."""
+    found, _ = _check(project, EMPTY_REPLY)
+    assert found == []
+
+
 # -- confidence: JSON, SARIF and --min-confidence -----------------------------------------------
 
 def test_min_confidence_keeps_only_what_is_proven(project):
@@ -1071,6 +1154,50 @@ def test_verdict_channels_with_a_distinct_failure_value_stay_quiet(project):
         .replace("return None, False", "return None, None")
     found, _ = _check(project, source)
     assert found == []
+
+
+DICT_ASSIGNED = '''
+def grade_record(answer, expected):
+    try:
+        result = {"correct": run_in_sandbox(answer) == expected, "answer": answer}
+    except Exception:
+        result = {"correct": False, "answer": answer}
+    return result
+
+
+def grade_explained(answer, expected):
+    try:
+        result = {"correct": run_in_sandbox(answer) == expected}
+    except Exception as exc:
+        result = {"correct": False, "error": str(exc)}
+    return result
+
+
+def load_options(path):
+    try:
+        options = {"mode": read_mode(path), "strict": True}
+    except OSError:
+        options = {"mode": "fast", "strict": True}
+    return options
+'''
+
+
+def test_a_dict_assigned_to_a_name_is_not_read_as_key_channels(project):
+    """A measured quietness policy (POLICIES.md, session 35): reading `result = {"correct": …}` as
+    the key channel `result['correct']`, as `.update({…})` and `score.value = {…}` are read, was
+    built from principle 4 and measured: no tune finding, and 10 held-out findings judged blind, 1
+    real, 1 debatable, 8 false. It was withheld, so the handler's `{"correct": False}` here stays
+    quiet, as do the record that says what failed and the settings no compare decides."""
+    found, _ = _check(project, DICT_ASSIGNED)
+    assert found == []
+
+
+def test_a_dict_returned_by_the_handler_is_still_a_key_channel(project):
+    """Control for the policy above: the same dicts returned (`return {"correct": False, …}`) are
+    the return's key channels, reported at the handler's return."""
+    source = DICT_ASSIGNED.replace("        result = {", "        return {")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, 'return {"correct": False, "answer": answer}'))]
 
 
 # -- an exit status made up by a handler (principle 5) ---------------------------------------------

@@ -56,6 +56,11 @@ def _negated(test: ast.AST) -> ast.AST:
     return ast.UnaryOp(ast.Not(), test)
 
 
+def _names_read(statements: tuple[ast.stmt, ...]) -> set[str]:
+    """The names the statements read: what follows a branch, where a default left standing is used."""
+    return {part.id for part in _nodes(list(statements)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
+
+
 class Branches:
     """Part of `Scan`: the `if` arms of a function that are failure paths, and defaults left
     standing through an `if`/`elif` chain."""
@@ -108,6 +113,8 @@ class Branches:
         self.rest_of_chain(node, arms, context, subject, defaults, after)
         if not node.orelse and defaults and not context.silent:
             self.left_standing(node, context, decided, absent, defaults, after)
+        elif subject is not None and defaults:
+            self.unmatched_standing(node, subject, context, defaults, after)
 
     def no_match(self, node: ast.If, absent: tuple[str, bool], context: _Context, defaults: _Defaults,
                  after: tuple[ast.stmt, ...]) -> bool:
@@ -138,7 +145,7 @@ class Branches:
         written = {name for statement in node.body for name in self.bound(statement)} & defaults.keys()
         if not written or _leaves(node.body):
             return
-        read = {part.id for part in _nodes(list(after)) if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load)}
+        read = _names_read(after)
         end = after[-1].end_lineno if after else node.end_lineno
         for name in sorted(written & read):
             if missing:
@@ -148,6 +155,26 @@ class Branches:
             elif decided is not None and context.fallback is None:
                 self.write(name, defaults[name][1], _Context(decided=_negated(decided), region=context.region),
                            at=(node, defaults[name]))
+
+    def unmatched_standing(self, node: ast.If, subject: str, context: _Context, defaults: _Defaults,
+                           after: tuple[ast.stmt, ...]) -> None:
+        """A dispatch `if r == "A": passed = True elif r == "B": …` with no `else`, on what a call
+        answered (`r = ask_judge(…)`): a reply no test matched leaves the defaults written before
+        the chain (`passed = False`) that its arms overwrite, as an `else` of the unknown reply
+        would write them. A dispatch on a field of our own data (`kind = record["kind"]`) is no
+        reply: its default is the kind it assumes."""
+        if subject not in self.fetched and subject not in self.answered:
+            return
+        links = [node]
+        while len(links[-1].orelse) == 1 and isinstance(links[-1].orelse[0], ast.If):
+            links.append(links[-1].orelse[0])
+        if links[-1].orelse:
+            return  # an `else` takes the unknown reply itself (`rest_of_chain`)
+        written = {name for link in links for statement in link.body for name in self.bound(statement)}
+        read = _names_read(after)
+        unknown = self.unknown_reply(links[-1], subject, context)
+        for name in sorted(written & defaults.keys() & read):
+            self.write(name, defaults[name][1], unknown, at=(node, defaults[name]))
 
     def branch_chain(self, node: ast.If, arms: _Context, context: _Context, subject: Optional[str],
                      defaults: _Defaults, after: tuple[ast.stmt, ...]) -> None:

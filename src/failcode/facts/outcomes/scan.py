@@ -62,15 +62,23 @@ def _exempt(name: str) -> bool:
 
 
 def _dispatch(statement: ast.stmt, before: tuple[Optional[str], int]) -> tuple[Optional[str], int]:
-    """Carries a dispatch across consecutive `if r == "A": return …` statements: after two or more,
+    """Carries a dispatch across consecutive `if r == "A": return …` statements, or the links of one
+    `if r == "A": return … elif r == "B": return …` chain with no `else`: after two tests or more,
     a `return` is what a reply no branch matched gets."""
-    if not isinstance(statement, ast.If) or statement.orelse or not statement.body \
-            or not isinstance(statement.body[-1], ast.Return):
-        return None, 0
-    subject = _dispatch_test(statement.test)
-    if subject is None:
-        return None, 0
-    return subject, before[1] + 1 if before[0] == subject else 1
+    subject, count, node = None, 0, statement
+    while True:
+        if not isinstance(node, ast.If) or not node.body or not isinstance(node.body[-1], ast.Return):
+            return None, 0
+        tested = _dispatch_test(node.test)
+        if tested is None or subject is not None and tested != subject:
+            return None, 0
+        subject, count = tested, count + 1
+        if not node.orelse:
+            break
+        if len(node.orelse) != 1:
+            return None, 0
+        node = node.orelse[0]
+    return subject, before[1] + count if before[0] == subject else count
 
 
 def _defaults(statement: ast.stmt, constant=_constant) -> _Defaults:

@@ -690,6 +690,32 @@ def test_an_empty_reply_is_no_fallback_as_measured(project):
     assert found == []
 
 
+AFFIX = '''
+def grade_with_judge(question, answer):
+    try:
+        reply = ask_judge(question, answer)
+        return 1.0 if reply.strip().lower().startswith("yes") else 0.0
+    except Exception:
+        return 0.0
+
+
+def looks_like_heading(text):
+    try:
+        return text.strip().startswith("#")
+    except Exception:
+        return False
+'''
+
+
+def test_a_text_test_by_how_it_begins_decides_no_verdict_as_measured(project):
+    """A measured quietness policy (POLICIES.md, session 35): counting `reply.startswith("yes")` in
+    a judging function as a yes/no test that decides a verdict (principle 3), as `"yes" in reply`
+    is, reported one tune finding, read false (a format check of a judge's score line whose
+    `except ValueError` says "not in that format"), and was not built: both stay quiet."""
+    found, _ = _check(project, AFFIX)
+    assert found == []
+
+
 # -- confidence: JSON, SARIF and --min-confidence -----------------------------------------------
 
 def test_min_confidence_keeps_only_what_is_proven(project):

@@ -657,6 +657,55 @@ def test_a_chain_outside_a_judging_function_stays_quiet(project):
     assert found == []
 
 
+CONTAINS = '''
+def grade_reply(question, answer):
+    reply = ask_judge(question, answer).upper()
+    if "YES" in reply:
+        return 1.0
+    elif "NO" in reply:
+        return 0.0
+    return 0.0
+
+
+def grade_verdict(question, answer):
+    reply = ask_judge(question, answer)
+    if "CORRECT" in reply:
+        verdict = "correct"
+    elif "WRONG" in reply:
+        verdict = "incorrect"
+    else:
+        verdict = "incorrect"
+    return verdict
+
+
+def grade_answer(answer, expected):
+    if "YES" in answer:
+        return 1.0 if expected == "YES" else 0.0
+    elif "NO" in answer:
+        return 1.0 if expected == "NO" else 0.0
+    return 0.0
+'''
+
+
+def test_a_reply_dispatched_on_the_answer_it_contains(project):
+    """Principle 5, a dispatch no known answer took, when the answers are found in the reply's text
+    (`"YES" in reply`) rather than equal to it: a reply holding neither (a refusal, an error text)
+    gets the "no" verdict, after the chain or in its `else`. FC003 at each. Quiet (whose failure,
+    principle 1): the candidate's own answer that holds no known one is scored wrong, as it should."""
+    found, _ = _check(project, CONTAINS)
+    assert found == [("m.py", "FC003", _line_of(CONTAINS, "return 0.0", 2)),
+                     ("m.py", "FC003", _line_of(CONTAINS, 'verdict = "incorrect"', 2))]
+
+
+def test_a_reply_dispatched_on_its_text_with_a_distinct_value_stays_quiet(project):
+    """Control, quiet before and after: what no test matched gets None or "unparsed"."""
+    source = CONTAINS.replace("        return 0.0\n    return 0.0", "        return 0.0\n    return None") \
+        .replace('    else:\n        verdict = "incorrect"', '    else:\n        verdict = "unparsed"')
+    assert "return None" in source and '"unparsed"' in source
+    found, _ = _check(project, source)
+    assert found == []
+
+
 EMPTY_REPLY = '''
 def grade_with_judge(question, answer):
     reply = ask_judge(question, answer)

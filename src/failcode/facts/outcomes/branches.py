@@ -110,6 +110,8 @@ class Branches:
             decided=decided, region=context.region, silent=context.silent)
         self.block(node.body, arms, defaults, after)
         subject = _chain_subject(node) if self.judges and context.fallback is None else None
+        if subject in self.candidates():
+            subject = None  # the candidate's own answer that names no known one is wrong (principle 1)
         self.rest_of_chain(node, arms, context, subject, defaults, after)
         if not node.orelse and defaults and not context.silent:
             self.left_standing(node, context, decided, absent, defaults, after)

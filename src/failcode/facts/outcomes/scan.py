@@ -210,7 +210,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         defaults: _Defaults = dict(standing or {})
         for index, statement in enumerate(body):
             rest = (*body[index + 1:], *after)
-            if isinstance(statement, ast.Return) and dispatch[1] >= 2 and self.judges:
+            if isinstance(statement, ast.Return) and dispatch[1] >= 2 and self.judges \
+                    and dispatch[0] not in self.candidates():
                 self.statement(statement, self.unknown_reply(statement, dispatch[0], context))
             elif _TRY and isinstance(statement, _TRY):
                 self.try_statement(statement, context, body, defaults, rest)

@@ -188,12 +188,16 @@ def _default_call(node: ast.Call) -> Optional[ast.expr]:
 
 
 def _dispatch_test(test: ast.expr) -> Optional[str]:
-    """`r == "A"` or `r in ("A", "B")`: the subject `r` as written."""
+    """`r == "A"`, `r in ("A", "B")`, or `"YES" in r` (a reply's answer found in its text): the
+    subject `r` as written."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         op, right = test.ops[0], test.comparators[0]
         if isinstance(op, ast.Eq) and _constant(right) is not None \
                 or isinstance(op, ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
             return _short(test.left)
+        if isinstance(op, ast.In) and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) \
+                and isinstance(right, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+            return _short(right)
     return None
 
 

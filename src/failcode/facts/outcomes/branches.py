@@ -9,7 +9,7 @@ import ast
 from typing import Optional
 
 from failcode.facts.outcomes.records import _Context
-from failcode.facts.outcomes.syntax import _Defaults, _absence, _dispatch_test, _leaves, _nodes, _short
+from failcode.facts.outcomes.syntax import _Defaults, _absence, _dispatch_test, _leaves, _links, _nodes, _short
 
 
 def _error_status(test: ast.expr) -> bool:
@@ -32,12 +32,7 @@ def _error_status(test: ast.expr) -> bool:
 def _chain_subject(node: ast.If) -> Optional[str]:
     """The subject of a dispatch `if r == "A": … elif r == "B": …`: the same value compared with
     constants in every test of the chain (two tests at least)."""
-    subjects = []
-    while True:
-        subjects.append(_dispatch_test(node.test))
-        if len(node.orelse) != 1 or not isinstance(node.orelse[0], ast.If):
-            break
-        node = node.orelse[0]
+    subjects = [_dispatch_test(link.test) for link in _links(node)]
     if len(subjects) < 2 or None in subjects or len(set(subjects)) != 1:
         return None
     return subjects[0]
@@ -110,7 +105,7 @@ class Branches:
             decided=decided, region=context.region, silent=context.silent)
         self.block(node.body, arms, defaults, after)
         subject = _chain_subject(node) if self.judges and context.fallback is None else None
-        if subject in self.candidates():
+        if subject is not None and subject in self.candidates():
             subject = None  # the candidate's own answer that names no known one is wrong (principle 1)
         self.rest_of_chain(node, arms, context, subject, defaults, after)
         if not node.orelse and defaults and not context.silent:
@@ -167,9 +162,7 @@ class Branches:
         reply: its default is the kind it assumes."""
         if subject not in self.fetched and subject not in self.answered:
             return
-        links = [node]
-        while len(links[-1].orelse) == 1 and isinstance(links[-1].orelse[0], ast.If):
-            links.append(links[-1].orelse[0])
+        links = _links(node)
         if links[-1].orelse:
             return  # an `else` takes the unknown reply itself (`rest_of_chain`)
         written = {name for link in links for statement in link.body for name in self.bound(statement)}

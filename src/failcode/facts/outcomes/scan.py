@@ -22,7 +22,7 @@ from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _NOWHERE, _REFERENCE, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
-    _constant, _default_call, _dispatch_test, _dotted, _exit_status, _key_channel, _parsed_number, _resolve)
+    _constant, _default_call, _dispatch_test, _dotted, _exit_status, _key_channel, _links, _parsed_number, _resolve)
 from failcode.facts.stages import StageClassifier
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.facts.walk import child_nodes, walk
@@ -65,19 +65,13 @@ def _dispatch(statement: ast.stmt, before: tuple[Optional[str], int]) -> tuple[O
     """Carries a dispatch across consecutive `if r == "A": return …` statements, or the links of one
     `if r == "A": return … elif r == "B": return …` chain with no `else`: after two tests or more,
     a `return` is what a reply no branch matched gets."""
-    subject, count, node = None, 0, statement
-    while True:
-        if not isinstance(node, ast.If) or not node.body or not isinstance(node.body[-1], ast.Return):
-            return None, 0
-        tested = _dispatch_test(node.test)
-        if tested is None or subject is not None and tested != subject:
-            return None, 0
-        subject, count = tested, count + 1
-        if not node.orelse:
-            break
-        if len(node.orelse) != 1:
-            return None, 0
-        node = node.orelse[0]
+    links = _links(statement) if isinstance(statement, ast.If) else []
+    if not links or links[-1].orelse or not all(link.body and isinstance(link.body[-1], ast.Return) for link in links):
+        return None, 0
+    subjects = {_dispatch_test(link.test) for link in links}
+    if len(subjects) != 1 or None in subjects:
+        return None, 0
+    subject, count = subjects.pop(), len(links)
     return subject, before[1] + count if before[0] == subject else count
 
 

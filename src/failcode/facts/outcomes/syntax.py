@@ -187,6 +187,14 @@ def _default_call(node: ast.Call) -> Optional[ast.expr]:
     return None
 
 
+def _links(node: ast.If) -> list[ast.If]:
+    """An `if` and the `elif`s that follow it, in order: the links of one chain."""
+    links = [node]
+    while len(links[-1].orelse) == 1 and isinstance(links[-1].orelse[0], ast.If):
+        links.append(links[-1].orelse[0])
+    return links
+
+
 def _dispatch_test(test: ast.expr) -> Optional[str]:
     """`r == "A"`, `r in ("A", "B")`, or `"YES" in r` (a reply's answer found in its text): the
     subject `r` as written."""

@@ -146,3 +146,56 @@ def test_worker_killed_mid_run(tmp_path):
     assert err.startswith("failcode: error: internal error: ")
     assert "files checked" not in out
     assert _outlived(workers) == []
+
+
+HALF_WRITTEN = '''
+import os, signal, struct, sys
+from concurrent.futures.process import BrokenProcessPool
+
+from failcode.pool import ordered, worker_pool
+
+
+def ready():
+    pass
+
+
+def half_written(item):
+    """Item 3's worker dies the way one killed in the middle of sending its result does: the
+    length of a message in the result pipe, and only a few of its bytes."""
+    if item == 3:
+        frame = sys._getframe()
+        while "result_queue" not in frame.f_locals:
+            frame = frame.f_back
+        pipe = frame.f_locals["result_queue"]._writer.fileno()
+        os.write(pipe, struct.pack("!i", 1 << 30) + b"the start of a result")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item
+
+
+if __name__ == "__main__":
+    try:
+        with worker_pool(2, ready, ()) as pool:
+            print("finished", list(ordered(pool, half_written, list(range(12)), 1)))
+    except BrokenProcessPool as exc:
+        print("broken:", exc)
+'''
+
+
+def test_worker_killed_while_sending_its_result(tmp_path):
+    """The pool's manager thread, woken by the dead worker's half message, waits for the rest of
+    it forever: without a look at the workers the run hangs (the CI flake of
+    test_worker_killed_mid_run). The run must end with BrokenProcessPool, and the interpreter
+    must exit (the manager thread let go)."""
+    script = tmp_path / "half_written.py"
+    script.write_text(HALF_WRITTEN)
+    process = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        pytest.fail(f"the run hung: {out!r} {err[-2000:]!r}")
+    assert process.returncode == 0, err[-2000:]
+    assert out.startswith("broken: worker process "), out
+    assert "ended with exit code -9" in out

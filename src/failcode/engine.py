@@ -13,10 +13,9 @@ import itertools
 import os
 import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 from failcode import cache as cache_module
 from failcode.config import ConfigError, Settings, shown, split_registry_entry
@@ -26,9 +25,6 @@ from failcode.model import FileError, FileFacts, Finding, Registry, Result
 from failcode.project import Project
 from failcode.resolve import Compiled, Overrides, Resolver
 from failcode.rules import Rule
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
 
 RECURSION_LIMIT = 20_000
 POOL_MIN_FILES = 8  # fewer files to extract than this: a pool costs more than it saves
@@ -152,10 +148,12 @@ def _extract_all(tasks: list[Task], settings: Settings, options: Options,
             fresh_by[i] = _in_process(missing[i][1], settings, options.prescreen)
             finished()
     else:
+        from failcode.pool import ordered, worker_pool  # here: multiprocessing's import costs a small run 30 ms
+
         order = pending[::-1]  # largest first: a few large files can hold most of the LibCST work
-        with _pool(min(jobs, len(order)), settings, options.prescreen) as pool:
-            computed = pool.map(_collected, [missing[i][1] for i in order],
-                                chunksize=max(1, len(order) // (jobs * 32)))  # small chunks, for the same reason
+        with worker_pool(min(jobs, len(order)), _init_worker, (settings, options.prescreen)) as pool:
+            computed = ordered(pool, _collected, [missing[i][1] for i in order],
+                               chunksize=max(1, len(order) // (jobs * 32)))  # small chunks, for the same reason
             for i, outcome in zip(order, computed):  # map yields in order, each as soon as it is ready
                 fresh_by[i] = outcome
                 finished()
@@ -190,31 +188,6 @@ def _collected(task: Task, settings: Optional[Settings] = None, prescreen: bool 
     gc.collect()
     gc.freeze()
     return outcome
-
-
-@contextmanager
-def _pool(jobs: int, settings: Settings, prescreen: bool) -> Iterator[ProcessPoolExecutor]:
-    """A worker pool that an interrupted or failed run tears down at once: pending files cancelled,
-    workers terminated, rather than waited for (`with ProcessPoolExecutor` waits for every worker)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings, prescreen))
-    try:
-        yield pool
-    except BaseException:
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        manager = getattr(pool, "_executor_manager_thread", None)
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join(1)
-        # the pool's manager thread closes its wake-up pipe on the way out; the interpreter's exit
-        # hook writes to that pipe, and racing the close it prints an EBADF traceback on Ctrl-C
-        if manager is not None:
-            manager.join(1)
-        raise
-    pool.shutdown(wait=True)
 
 
 def _jobs(options: Options, files: int) -> int:

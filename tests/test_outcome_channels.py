@@ -974,16 +974,13 @@ def test_a_probe_that_answers_with_a_presence_test_or_catches_a_factory_class(pr
     assert project.findings() == [("store.py", "FC003", 9), ("store.py", "FC003", 16)]
 
 
-def test_presence_tests_that_are_no_lookup_of_another_party_stay_quiet(project):
-    """Controls: a presence test of our own lookup (`self.load_entry`), of the local machine, or one
-    whose handler catches the not-found error answers what it says; a presence test in a function
-    that is no existence probe is not read as one."""
+def test_a_probe_through_our_own_lookup_answers_no_for_every_failure(project):
+    """griptape's `does_entry_exist` (`return self.load_entry(key) is not None`) and agno's S3
+    `exists` (`client = self._get_client()` before the lookup): a call of our own code in the probe
+    is the harness side too (issue 23, principle 1), so its failures and bugs, and the service's
+    403 or throttling behind it, read as "not there". Reported at each handler's return; the
+    message names the last lookup the try makes, not the client factory before it."""
     project.write({"store.py": '''
-        import shutil
-
-        import openai
-
-
         class Entries:
             def entry_exists(self, key):
                 try:
@@ -992,7 +989,40 @@ def test_presence_tests_that_are_no_lookup_of_another_party_stay_quiet(project):
                     return False
 
             def load_entry(self, key):
-                return self.table.get(key)
+                return self.client.get(index=self.index, id=key)
+
+            def exists(self, key):
+                try:
+                    client = self._get_client()
+                    client.head_object(Bucket=self.bucket, Key=key)
+                    return True
+                except Exception:
+                    return False
+        '''})
+    assert project.findings() == [("store.py", "FC003", 6), ("store.py", "FC003", 17)]
+    assert "nothing is found by `client.head_object(" in project.run("check").stdout
+
+
+def test_presence_tests_that_are_no_lookup_of_another_party_stay_quiet(project):
+    """Controls: a presence test of our own importer (`self._import_module(name)`: whether a module
+    loads, as an `import` statement asks), of the local machine, or one whose handler catches the
+    not-found error answers what it says; a presence test in a function that is no existence probe
+    is not read as one."""
+    project.write({"store.py": '''
+        import shutil
+
+        import openai
+
+
+        class Entries:
+            def module_exists(self, name):
+                try:
+                    return self._import_module(name) is not None
+                except Exception:
+                    return False
+
+            def _import_module(self, name):
+                return self.importer.import_module(name)
 
 
         def tool_exists(name):

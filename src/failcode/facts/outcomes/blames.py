@@ -15,6 +15,7 @@ from failcode.facts.outcomes.syntax import (
     _reraises, _short, _simple_statements)
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable
 from failcode.facts.walk import child_nodes
+from failcode.names import segments
 
 
 _REPLY_DETAILS = frozenset("status_code status text reason content json body".split())  # what a reply says of itself
@@ -89,6 +90,12 @@ def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Itera
         stack.extend(reversed(children))
 
 
+def _imports(call: ast.Call) -> bool:
+    """A call of our own function named for importing (`self._import_module(name)`,
+    `import_string(path)`): a probe of whether a module loads, as an `import` statement is."""
+    return "import" in segments((_callee(call) or "").rpartition(".")[2])
+
+
 def _presence(answer: Optional[ast.expr]) -> bool:
     """A lookup's answer that says only whether something came back (`client.get(key) is not None`):
     its genuine "no" is the lookup finding nothing, as a probe's is."""
@@ -105,9 +112,12 @@ class Blames:
         """An existence probe (`try: client.files.retrieve(file_id); return True`, or the `return
         True` in the try's `else` or right after it): its genuine "no" is the lookup's not-found
         error, so a broad handler that answers False answers it for every failure (network, auth,
-        rate limit) too. Only lookups of other packages' code: a probe of the local machine
-        (`os.stat`, `Path(p).exists()`, `import x`) asks the OS, whose failures are its own answer.
-        Whether the try is one."""
+        rate limit) too. A lookup through our own function (`return self.load_entry(key) is not
+        None`, `self._open_dataset()`) is one as well: whatever it reaches, its failures and its
+        bugs answer "no" (issue 23, principle 1: our own helpers are the harness side). A probe of
+        the local machine (`os.stat`, `Path(p).exists()`, `import x`, or our own function that
+        imports, `self._import_module(name)`) asks the OS or the interpreter, whose failures are
+        its own answer. Whether the try is one."""
         last = attempt.body[-1]
         lookups = attempt.body[:-1]
         if not isinstance(last, ast.Return):  # the answer after the lookups: `else: return True`, or after the try
@@ -122,9 +132,9 @@ class Blames:
             return False  # `return True`, or `return name, True`: the answer, alone or beside what it is about
         calls = [node for node in _nodes(lookups, prose=False) if isinstance(node, ast.Call)]
         if not calls or any(isinstance(node, (ast.Import, ast.ImportFrom)) for node in _nodes(attempt.body)) \
-                or any(self.local(call) or self.is_own_call(call) for call in calls):
+                or any(self.local(call) or self.is_own_call(call) and _imports(call) for call in calls):
             return False
-        lookup = calls[-1]
+        lookup = max(calls, key=lambda call: (call.lineno, call.col_offset))  # the last one the try makes
         channel = "return" if len(fields) == 1 else f"return[{index}]"
         self.writes.append(_Pending(lookup, self.qualname, channel, ("0.0",), "verdict", "probe",
                                     ("when nothing is found by", lookup), lookup.lineno, (0, _NOWHERE)))

@@ -91,16 +91,16 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """189 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-two fresh batches
-    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's and the 20
-    of session 34's (seen).
+    """200 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-two fresh batches
+    of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
+    of session 34's and the 11 of session 36's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 58, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 69, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -419,7 +419,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # deepteam, ragchecker: no finding; none of its 18 real defects found) moved held-out recall to
 # 9/400: the floors hold. Fresh batch 22 (guardrails-ai, giskard, deepchecks: no finding; none of
 # its 23 real defects found) moved held-out recall to 9/423, below the floor of .022, which follows
-# it to .021.
+# it to .021. Session 36's sweeps of 80 new ordinary packages added eleven seen packages (28
+# findings judged blind: 15 real, 10 debatable, 3 false; no labels) and its existence-probe change 5
+# tune findings (4 real, 1 debatable), which moved tune precision to 157/344 real and 281/344 real
+# or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.223, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.021, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

@@ -1590,3 +1590,84 @@ def version(tool):
 '''
     found, _ = _check(project, source)
     assert found == []
+
+
+VERDICTS_FROM_OUTPUT = '''
+import asyncio
+import subprocess
+
+
+def _parse_mypy_output(stdout):
+    errors = [line for line in stdout.decode().splitlines() if ": error:" in line]
+    score = len(errors) == 0
+    return score, "\\n".join(errors)
+
+
+def _type_checks(out):
+    return out.count("error") == 0
+
+
+def analyze_with_mypy(path):
+    result = subprocess.run(["mypy", "--strict", path], capture_output=True)
+    return _parse_mypy_output(result.stdout)
+
+
+async def analyze_with_mypy_async(path):
+    process = await asyncio.create_subprocess_exec(
+        "mypy", path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stdout, _ = await process.communicate()
+    return _parse_mypy_output(stdout)
+
+
+def pyright_passes(path):
+    result = subprocess.run(["pyright", path], capture_output=True, text=True)
+    return _type_checks(result.stdout.strip())
+'''
+
+
+def test_a_verdict_decided_from_a_command_output_whose_status_is_unread(project):
+    """openevals' mypy scorer: `return _parse_mypy_output(result.stdout)`, where the parser of this
+    file returns a compare (`score = len(errors) == 0`). mypy that crashed, or was given an option
+    it does not know, prints nothing on stdout, and "no errors" is the verdict (issue 23,
+    principle 5 with principle 2's summary of our own function). FC003 at each returned call."""
+    found, _ = _check(project, VERDICTS_FROM_OUTPUT)
+    assert found == [("m.py", "FC003", _line_of(VERDICTS_FROM_OUTPUT, "return _parse_mypy_output(result.stdout)")),
+                     ("m.py", "FC003", _line_of(VERDICTS_FROM_OUTPUT, "return _parse_mypy_output(stdout)")),
+                     ("m.py", "FC003", _line_of(VERDICTS_FROM_OUTPUT, "return _type_checks(result.stdout.strip())"))]
+
+
+def test_a_command_output_judged_after_its_status_or_parsed_into_no_verdict_stays_quiet(project):
+    """Quiet: the exit status is read first, or by `check=True`, or the process is handed on with its
+    output; our parser returns what the tool said (a list of errors, no verdict); a function of
+    another package decides (its summary is not ours to read)."""
+    source = VERDICTS_FROM_OUTPUT.split("def analyze_with_mypy(path):")[0] + '''
+from linters import parse_report
+
+
+def _errors_of(stdout):
+    return [line for line in stdout.splitlines() if ": error:" in line]
+
+
+def read_first(path):
+    result = subprocess.run(["mypy", path], capture_output=True)
+    if result.returncode not in (0, 1):
+        raise RuntimeError(result.stderr.decode())
+    return _parse_mypy_output(result.stdout)
+
+
+def checked(path):
+    result = subprocess.run(["mypy", path], capture_output=True, check=True)
+    return _parse_mypy_output(result.stdout)
+
+
+def listed(path):
+    result = subprocess.run(["mypy", path], capture_output=True, text=True)
+    return _errors_of(result.stdout)
+
+
+def theirs(path):
+    result = subprocess.run(["mypy", path], capture_output=True, text=True)
+    return parse_report(result.stdout)
+'''
+    found, _ = _check(project, source)
+    assert found == []

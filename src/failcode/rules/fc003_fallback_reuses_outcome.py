@@ -138,8 +138,15 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
-    """A command whose exit status nothing reads, judged by whether it wrote to stderr
-    (facts/outcomes/commands.py): its failure without a word there takes the arm its success takes."""
+    """A command whose exit status nothing reads, judged by whether it wrote to stderr, or by our own
+    function that decides a verdict from what it printed (facts/outcomes/commands.py): its failure
+    without a word there takes the arm, or gets the verdict, its success does."""
+    if test.values[0] == "verdict":
+        return Finding(facts.path, test.pos, CODE,
+                       f"`{test.text}` decides a verdict from what {test.channel} at line {test.region_start} "
+                       f"printed, and its exit status is never read: a tool that failed (a crash, an option it does "
+                       f"not know, a missing program) is judged by whatever it printed, nothing among it — check its "
+                       f"returncode first, or run it with check=True", None, "high")
     return Finding(facts.path, test.pos, CODE,
                    f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether it wrote "
                    f"to stderr, and its exit status is never read: a command that fails without a word there (or "

@@ -73,8 +73,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     root = module.split(".")[0]
     foreign = frozenset(local for local, target in imports.items() if not root or target.split(".")[0] != root)
     constants = _module_constants(tree.body, imports)
-    signatures = {node.name: tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
-                  for node in tree.body if isinstance(node, _FUNCTIONS)}
+    definitions = {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
     writes: list[Write] = []
     blames: list[Blame] = []
     tallies: list[Tally] = []
@@ -84,7 +83,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
         qualname, function, methods = pending.pop()
-        scan = Scan(qualname, function, imports, stages, foreign, methods, constants, signatures)
+        scan = Scan(qualname, function, imports, stages, foreign, methods, constants, definitions)
         # the scan met the function's nested definitions on its one walk (or skipped its body)
         inner = scan.nested if scan.walked else _inner(function.body)
         pending.extend(_definitions(inner, qualname + ".", methods))

@@ -7,7 +7,9 @@ its output, a linter that crashed before printing reads as a clean file, a tool 
 to stderr and succeeds reads as a failure, and a command that is not installed reads as whatever
 an empty output means. Only a test of whether it wrote to stderr stands in for its exit status
 ("no complaint, so it worked"); whether it wrote to stdout, or what it wrote (`"true" in out`),
-is the answer to a question it was asked (`git rev-parse` prints the commit, or nothing).
+is the answer to a question it was asked (`git rev-parse` prints the commit, or nothing), until
+our own function turns it into a verdict (`return _parse_mypy_output(result.stdout)`, which
+returns `len(errors) == 0`): then the tool's silence after a crash is "no errors".
 """
 
 from __future__ import annotations
@@ -104,11 +106,30 @@ class Commands:
                 and (node.orelse or _leaves(node.body)):
             self.output_tests.append((node, output[0], self.commands[output[0]]))
 
+    def returned_verdict(self, statement: ast.Return) -> None:
+        """Notes `return _parse_mypy_output(result.stdout)`: what a command printed, handed to a
+        function of this file that decides a verdict from what it is given (it returns a compare,
+        alone or first: `score = len(errors) == 0` … `return score, text`). Printed output is the
+        answer to a question (module docstring) until it becomes a verdict: a type checker that
+        crashed, or was called with an option it does not know, printed nothing, and "nothing to
+        complain about" is then the verdict (issue 23, principle 5, with principle 2's summary of
+        our own function)."""
+        call = _awaited(statement.value)
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) \
+                or not _decides(self.definitions.get(call.func.id)):
+            return
+        for argument in call.args:
+            output = self.output_of(argument)
+            if output is not None and output[0] in self.commands:
+                self.output_verdicts.append((call, output[0], self.commands[output[0]]))
+                return
+
     def unread_statuses(self) -> list[_Pending]:
-        """The tests of `judged_by_output` whose command's exit status the function never reads
-        (`proc.returncode`, `proc.wait()`, `result.check_returncode()`) and never hands on (returned,
-        passed to a call, stored): nobody asks the process how it ended."""
-        if not self.output_tests:
+        """The tests of `judged_by_output`, and the verdicts of `returned_verdict`, whose command's
+        exit status the function never reads (`proc.returncode`, `proc.wait()`,
+        `result.check_returncode()`) and never hands on (returned, passed to a call, stored):
+        nobody asks the process how it ended."""
+        if not self.output_tests and not self.output_verdicts:
             return []
         asked = set()
         for node in walk(self.function):
@@ -127,6 +148,11 @@ class Commands:
             found.append(_Pending(test.test, self.qualname, f"`{_callee(call)}(…)`", ("status",), "fallback",
                                   "unread-status", ("its exit status unread, decided by", test.test), test.lineno,
                                   (call.lineno, test.lineno)))
+        for verdict, process, call in self.output_verdicts:
+            if process not in asked:
+                found.append(_Pending(verdict, self.qualname, f"`{_callee(call)}(…)`", ("verdict",), "fallback",
+                                      "unread-status", ("its exit status unread, its output judged by", verdict),
+                                      verdict.lineno, (call.lineno, verdict.lineno)))
         return found
 
 
@@ -143,6 +169,21 @@ def _emptiness(test: ast.expr) -> ast.expr:
                 and isinstance(test.left, ast.Call) and _callee(test.left) == "len" and len(test.left.args) == 1:
             return test.left.args[0]
     return test
+
+
+def _decides(function: Optional[ast.AST]) -> bool:
+    """A function that returns a compare, alone or first in a tuple, as written or through a name
+    bound to one (`score = len(errors) == 0` … `return (score, text)`): it decides a verdict."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    compared = {node.targets[0].id for node in walk(function) if isinstance(node, ast.Assign)
+                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Compare)}
+    for node in walk(function):
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value.elts[0] if isinstance(node.value, ast.Tuple) and node.value.elts else node.value
+            if isinstance(value, ast.Compare) or isinstance(value, ast.Name) and value.id in compared:
+                return True
+    return False
 
 
 def _handed_on(node: ast.AST) -> list[ast.Name]:

@@ -12,7 +12,7 @@ from failcode.causes import NOT_FOUND, is_broad_family, is_the_cause
 from failcode.facts.outcomes.records import _Context, _Pending
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _NOWHERE, _TRY, _awaited, _blocks, _bound, _callee, _caught, _constant, _dotted,
-    _explained, _leaves, _narrows, _nodes, _read_from, _reraises, _resolve, _short)
+    _explained, _leaves, _narrows, _nodes, _positional, _read_from, _reraises, _resolve, _short)
 from failcode.facts.stages import is_trivial
 from failcode.facts.vocabulary import ALLOWS, fails_open, lets_through
 from failcode.facts.walk import walk
@@ -266,7 +266,7 @@ class FailurePaths:
             callee = _dotted(call.func)
             if isinstance(call.func, ast.Attribute) and call.func.attr == "allow":
                 found.append((through or call, channel, ALLOWS, None))
-            params = self.signatures.get(callee or "", ())
+            params = _positional(self.definitions.get(callee or ""))
             for index, arg in enumerate(call.args):
                 arg = _awaited(arg)
                 key = self.constant(arg)

@@ -123,10 +123,10 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
     def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
                  foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset(),
                  constants: Optional[dict[str, str]] = None,
-                 signatures: Optional[dict[str, tuple[str, ...]]] = None) -> None:
+                 definitions: Optional[dict[str, ast.AST]] = None) -> None:
         self.qualname, self.function = qualname, function
         self.constants = constants or {}
-        self.signatures = signatures or {}  # the file's functions → their parameters, by position
+        self.definitions = definitions or {}  # the file's module-level functions, by name
         self.foreign, self.methods = foreign, methods
         self.manages_context = any((_dotted(d) or "").endswith("contextmanager") for d in function.decorator_list)
         self.blames: list[_PendingBlame] = []
@@ -159,6 +159,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
         self.commands: dict[str, ast.Call] = {}  # local name → the command it runs (`proc = subprocess.Popen(…)`)
         self.outputs: dict[str, tuple[str, frozenset[str]]] = {}  # local name → the command and streams it holds
         self.output_tests: list[tuple[ast.If, str, ast.Call]] = []  # tests of whether a command printed anything
+        self.output_verdicts: list[tuple[ast.Call, str, ast.Call]] = []  # our verdicts on what a command printed
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.asked: set[str] = set()  # local names holding how a worker ended (`done = not t.is_alive()`)
         self.writes: list[_Pending] = []
@@ -220,6 +221,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Blames, Tallies, Comman
             else:
                 if isinstance(statement, ast.For):
                     self.tallied(statement)
+                elif isinstance(statement, ast.Return) and self.commands:
+                    self.returned_verdict(statement)
                 self.statement(statement, context)
                 if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) and context.fallback is None \
                         and not context.silent:

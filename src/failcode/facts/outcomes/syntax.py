@@ -57,6 +57,13 @@ def _parameters(function) -> list[str]:
             if a.arg not in ("self", "cls")]
 
 
+def _positional(function: Optional[ast.AST]) -> tuple[str, ...]:
+    """A function's parameters that take positional arguments, in order; none for no function."""
+    if not isinstance(function, _FUNCTIONS):
+        return ()
+    return tuple(a.arg for a in (*function.args.posonlyargs, *function.args.args))
+
+
 def _definitions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
     """The functions a module, class or function body defines (at any depth of its blocks, not
     inside other functions), with their qualified names and the methods of their class (what

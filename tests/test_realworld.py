@@ -422,9 +422,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # it to .021. Session 36's sweeps of 80 new ordinary packages added eleven seen packages (28
 # findings judged blind: 15 real, 10 debatable, 3 false; no labels) and its existence-probe change 5
 # tune findings (4 real, 1 debatable), which moved tune precision to 157/344 real and 281/344 real
-# or debatable: the floors hold.
+# or debatable: the floors hold. Its command-output verdict (4 tune findings: 2 real, both labelled
+# defects, and 2 debatable) moved tune recall to 48/206 and precision to 159/348 real, 285/348 real
+# or debatable; the tune recall floor rises to .233.
 FLOORS = {
-    "tune": {"recall": 0.223, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
+    "tune": {"recall": 0.233, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.021, "precision_real": 0.47, "precision_real_or_debatable": 0.76},
 }
 

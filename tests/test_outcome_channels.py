@@ -1703,6 +1703,28 @@ def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project
     assert project.findings() == [("service.py", "FC006", 10), ("service.py", "FC006", 28)]
 
 
+def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
+    """athina's API step (session 36's sweep, judged false before the change): `if status_code >=
+    400:` on a status handed in as a number, with an arm that says it ("Status code:
+    {status_code}") and the reply's text, says which failure it was, as one that says
+    `response.status_code` does. Control, reported before and after: the same arm without the
+    status or the reply blames the API for every failing status."""
+    project.write({"steps.py": '''
+        class ApiStep:
+            def process_response(self, status_code, response_text):
+                if status_code >= 400:
+                    return self.result(status="error",
+                                       data=f"Failed to make the API call. Status code: {status_code} {response_text}")
+                return self.result(status="success", data=response_text)
+
+            def process_blindly(self, status_code, response_text):
+                if status_code >= 400:
+                    return self.result(status="error", data="Failed to make the API call.")
+                return self.result(status="success", data=response_text)
+        '''})
+    assert project.findings() == [("steps.py", "FC006", 9)]
+
+
 def test_fc002_a_compare_of_a_field_of_what_the_try_parsed(project):
     """lighteval's emotion metric (labelled): the try parses the reply, looks the gold label up in
     our own table and compares a field of the parsed reply with it; the handler returns

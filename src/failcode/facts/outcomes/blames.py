@@ -25,10 +25,16 @@ _BUILTIN_ERRORS = frozenset("ValueError TypeError RuntimeError AssertionError Ke
                             " LookupError AttributeError NotImplementedError".split())
 
 
+def _asked(test: ast.expr) -> Optional[ast.expr]:
+    """What an error-status test asks: `response.status_code` in `response.status_code != 200`,
+    `response.ok` in `not response.ok`, `status_code` in `status_code >= 400`."""
+    return test.operand if isinstance(test, ast.UnaryOp) else test.left if isinstance(test, ast.Compare) else None
+
+
 def _reply_of(test: ast.expr) -> Optional[str]:
     """The reply an error-status test asks: `response` in `response.status_code != 200` or
     `not response.ok`; None when the test names a bare status."""
-    asked = test.operand if isinstance(test, ast.UnaryOp) else test.left if isinstance(test, ast.Compare) else None
+    asked = _asked(test)
     return _dotted(asked.value) if isinstance(asked, ast.Attribute) else None
 
 
@@ -263,12 +269,16 @@ class Blames:
     def every_status(self, node: ast.If) -> None:
         """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`: one
         cause for every failing status, our own 400s and 401s among them. An arm that passes the
-        status or the reply's own words on (`f"failed with {response.status_code}"`) says which
-        failure it was; so does one that hands the reply itself to a call (an error mapper, the
-        exception: `raise error_for(response)`). Whether the arm blames a party is FC006's to judge."""
+        status or the reply's own words on (`f"failed with {response.status_code}"`, or the bare
+        status the test asked: `if status_code >= 400:` … `f"Status code: {status_code}"`) says
+        which failure it was; so does one that hands the reply itself to a call (an error mapper,
+        the exception: `raise error_for(response)`). Whether the arm blames a party is FC006's to
+        judge."""
         reply = _reply_of(node.test)
+        asked = _dotted(_asked(node.test))
         for part in _nodes(node.body):
-            if isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS:
+            if isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS \
+                    or asked is not None and isinstance(part, (ast.Name, ast.Attribute)) and _dotted(part) == asked:
                 return
             if reply is not None and isinstance(part, ast.Call) and any(
                     _dotted(argument) == reply for argument in (*part.args, *(k.value for k in part.keywords))):

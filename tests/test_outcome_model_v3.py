@@ -166,6 +166,46 @@ def test_a_missing_executable_reported_as_not_installed_stays_quiet(project):
     assert found == []
 
 
+IMPORTS = '''
+class DependencyNotInstalledException(Exception):
+    pass
+
+
+def load_arrow():
+    try:
+        import pyarrow as pa
+    except:
+        raise DependencyNotInstalledException("pyarrow")
+    return pa
+
+
+def gssapi_names():
+    try:
+        from gssapi import Credentials, Name
+    except (ImportError, OSError):
+        raise RuntimeError("GSSAPI lib not found!")
+    return Name, Credentials
+
+
+def read_index(path):
+    try:
+        import faiss
+        return faiss.read_index(path)
+    except:
+        raise DependencyNotInstalledException("faiss-cpu")
+'''
+
+
+def test_a_try_of_nothing_but_imports_says_the_module_is_missing(project):
+    """A broad handler around nothing but imports (llmware's `import pyarrow`, kafka-python's
+    `import gssapi`, from session 36's sweeps, judged false blind) says truly that the module is
+    missing: to its user, a module that does not load is. Control, reported before and after: the
+    same handler around the import and a read of an index file blames a missing faiss for a
+    missing or corrupt file."""
+    found, _ = _check(project, IMPORTS)
+    assert found == [("m.py", "FC006", _line_of(IMPORTS, "except:", 2))]
+
+
 QUIET_CAUSES = '''
 import json
 import logging

@@ -209,7 +209,8 @@ class Blames:
         raise or a message that carries the caught exception's own text, or a log line that prints
         its traceback, hands the truth on beside the cause; a value it records for the cause
         (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter reads, with or without it.
-        With it, the try's calls (what else can fail there) and how many statements the try runs.
+        With it, the try's calls and imports (what else can fail there) and how many statements the
+        try runs.
         Whether the cause is wrong for what the try can raise is FC006's to judge."""
         if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
             return
@@ -223,7 +224,9 @@ class Blames:
         codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose
         if causes.asserted(raised, (*texts, *codes), written) is None:
             return
-        calls = []
+        # `import`: a module the try imports, whose failure to load is the import's own answer
+        calls = [("import", alias.name, statement.lineno, "") for statement in _simple_statements(attempt.body)
+                 if isinstance(statement, (ast.Import, ast.ImportFrom)) for alias in statement.names]
         for node in _nodes(attempt.body, prose=False):
             if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
                 # `own`: a function of ours, whose raises the project summarises (`Project.raises_for`),

@@ -91,16 +91,16 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """200 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-two fresh batches
+    """203 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-two fresh batches
     of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
-    of session 34's and the 11 of session 36's (seen).
+    of session 34's and the 14 of session 36's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 69, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 72, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -424,7 +424,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # tune findings (4 real, 1 debatable), which moved tune precision to 157/344 real and 281/344 real
 # or debatable: the floors hold. Its command-output verdict (4 tune findings: 2 real, both labelled
 # defects, and 2 debatable) moved tune recall to 48/206 and precision to 159/348 real, 285/348 real
-# or debatable; the tune recall floor rises to .233.
+# or debatable; the tune recall floor rises to .233. Its third sweep (23 LLM-evaluation, agent,
+# memory and retrieval packages: three seen packages, 20 findings judged blind, 11 real, 4
+# debatable, 5 false) and the import policy it led to (which silenced 5 tune findings: 1 real, 3
+# debatable, 1 false) moved tune precision to 169/358 real and 296/358 real or debatable.
 FLOORS = {
     "tune": {"recall": 0.233, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.021, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

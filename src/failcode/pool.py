@@ -6,7 +6,7 @@ whose dead worker ends the run instead of hanging it.
 - a worker killed while it writes a result (the OOM killer, a crash in native code, `kill -9`)
   leaves part of a message in the result pipe. The pool's manager thread, woken by the readable
   pipe before it looks at the dead worker, then waits for the rest of the message, which never
-  comes: no future ever completes and no `BrokenProcessPool` is raised (CPython 3.9 to 3.13).
+  comes: no future ever completes and no `BrokenProcessPool` is raised (seen on CPython 3.11).
 So results are awaited a moment at a time, with a look at the workers in between, and a run that
 ends early ends the pool's workers and its manager thread.
 """

@@ -87,11 +87,12 @@ FRESH_BATCHES = {
     20: ["mutmut", "cosmic-ray", "judgeval"],
     21: ["trl", "deepteam", "ragchecker"],
     22: ["guardrails-ai", "giskard", "deepchecks"],
+    23: ["unitxt", "fschat", "crewai"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """203 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-two fresh batches
+    """206 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
     of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
     of session 34's and the 14 of session 36's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
@@ -427,7 +428,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # or debatable; the tune recall floor rises to .233. Its third sweep (23 LLM-evaluation, agent,
 # memory and retrieval packages: three seen packages, 20 findings judged blind, 11 real, 4
 # debatable, 5 false) and the import policy it led to (which silenced 5 tune findings: 1 real, 3
-# debatable, 1 false) moved tune precision to 169/358 real and 296/358 real or debatable.
+# debatable, 1 false) moved tune precision to 169/358 real and 296/358 real or debatable. Fresh
+# batch 23 (unitxt, fschat, crewai: 5 findings judged blind, 3 real and 2 debatable; one of its 27
+# real defects found) moved held-out recall to 10/450 and precision to 74/151 real, 118/151 real or
+# debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.233, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.021, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

@@ -1451,6 +1451,70 @@ def test_a_try_that_also_reads_the_unguarded_side_stays_reported(project):
     assert found == [("m.py", "FC003", _line_of(guarded, "    except Exception:") + 1)]
 
 
+EQUATION = r'''
+import re
+
+
+def check_equation(response_text, answer):
+    response_ops = re.findall(r"[-+*/]", response_text.split("=")[0])
+    answer_ops = re.findall(r"[-+*/]", answer.split("=")[0])
+    if response_ops != answer_ops:
+        return False
+    expected_result = int(re.search(r"=\s*(-?\d+)", answer).group(1))
+    try:
+        left_side = response_text.split("=")[0]
+        result = eval(left_side)
+    except Exception:
+        return False
+    return result == expected_result
+'''
+
+
+def test_the_side_a_try_guards_is_the_candidate(project):
+    """KOR-Bench's operator check (judged false): both parameters go by candidate names, and both
+    are read outside the try, so no side is read only inside one; but the try guards the response
+    alone, and the reference (`answer`, whose result is parsed unguarded) is never tried: the code
+    tries the side it does not trust, and False is its verdict on an expression that cannot run."""
+    found, _ = _check(project, EQUATION)
+    assert found == []
+
+
+def test_a_try_around_the_side_named_as_the_reference_stays_reported(project):
+    """The code's guard says which side it distrusts, unless a name says the side is the reference:
+    `reference` read only inside the try is the harness's data, and the handler's False for a
+    reference that cannot be parsed is reported (FC003 at its return). Before, the side read only
+    inside a try was taken for the candidate's whatever its name."""
+    source = '''
+import re
+
+
+def score_equation(text, reference):
+    got = int(re.search(r"=\\s*(-?\\d+)", text).group(1))
+    try:
+        right_side = reference.split("=")[1]
+        want = int(right_side)
+    except Exception:
+        return False
+    return got == want
+'''
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "    except Exception:") + 1)]
+
+
+def test_a_side_tried_elsewhere_keeps_the_try_reported(project):
+    """Control, reported before and after: when the reference's parse has a try of its own, the
+    code distrusts both sides, and its guard no longer says which one is the candidate's."""
+    source = EQUATION.replace(r'''    expected_result = int(re.search(r"=\s*(-?\d+)", answer).group(1))
+''', r'''    try:
+        expected_result = int(re.search(r"=\s*(-?\d+)", answer).group(1))
+    except AttributeError:
+        raise ValueError("the reference has no result")
+''')
+    assert source != EQUATION
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "    except Exception:") + 1)]
+
+
 SEARCHES = r'''
 import re
 

@@ -68,6 +68,12 @@ def is_candidate_name(name: str) -> bool:
     return bool(_CANDIDATE_WORDS.intersection(words)) and _REFERENCE_WORDS.isdisjoint(words)
 
 
+@lru_cache(maxsize=4096)
+def is_reference_name(name: str) -> bool:
+    """`expected`, `gold_answer`, `ground_truth`: a parameter named as the reference to judge by."""
+    return not is_candidate_name(name) and not _REFERENCE_WORDS.isdisjoint(segments(name))
+
+
 @lru_cache(maxsize=65536)
 def is_verdict_function(name: str) -> bool:
     """`grade_answer`, `compare_single_extraction_wrapper`, `score`, `exact_match_metric`: a function

@@ -11,7 +11,7 @@ from typing import Optional
 
 from failcode.facts.outcomes.syntax import (
     _BUILTINS, _LOGGING, _SCOPES, _TRY, _awaited, _callee, _nodes, _parameters, _read_from, _resolve)
-from failcode.facts.vocabulary import is_candidate_name
+from failcode.facts.vocabulary import is_candidate_name, is_reference_name
 from failcode.facts.walk import walk
 from failcode.names import segments
 
@@ -65,7 +65,7 @@ class Provenance:
         reference, reads a file or asks a judge, a failure there is the harness's and the fallback
         a hazard. On the tune split, the findings this quiets were judged false or debatable: the
         model's unparseable answer scored wrong."""
-        candidates = self.candidates()
+        candidates = self.candidates() or self.tried_side(attempt)
         if not candidates:
             return False
         for node in _nodes(attempt.body, prose=False):
@@ -131,17 +131,33 @@ class Provenance:
             self._candidates = found if len(found) == 1 else frozenset()
         return self._candidates
 
-    def guarded_side(self) -> frozenset[str]:
-        """The parameter whose data the function reads only inside a try, when another parameter's
-        data is read outside every try (`program1.split(")")[1]` of the reference, then `try: …
-        int(arg.strip("#"))` of the other program): a failure on the unguarded side would
-        propagate, so the code guards the input it does not trust, the evaluated candidate's.
-        Empty when no side, or more than one, is read that way."""
+    def tried_side(self, attempt) -> frozenset[str]:
+        """When the parameter names do not say which side is the candidate, the one side this try
+        guards, in a function that reads another side unguarded (`expected =
+        int(re.search(…, answer).group(1))`, then `try: result = eval(response_text.split("=")[0])`):
+        what the code tries is what it does not trust, as `guarded_side` says of the whole function,
+        where here the tried side may also be read outside the try: the other side is never read
+        inside one. Empty when the try reads two sides, or none, or one named as the reference (`expected`),
+        or when no other side is read unguarded. An unnamed reference the code distrusts more than
+        the candidate's output would be taken for the candidate: the code's own guard is the
+        evidence, as it is for `guarded_side`."""
+        if _HARNESS_REPLY.intersection(segments(self.qualname.rpartition(".")[2])):
+            return frozenset()
+        tried, exposed = self.sides()
+        inside = {id(part) for part in _nodes(attempt.body, prose=False)}
+        here = frozenset().union(*(given for node, given in tried if id(node) in inside))
+        if len(here) != 1 or is_reference_name(next(iter(here))):
+            return frozenset()  # a try around the reference named so guards the harness's data
+        return here if exposed - here - frozenset().union(*(given for _, given in tried)) else frozenset()
+
+    def sides(self) -> tuple[list[tuple[ast.AST, frozenset[str]]], frozenset[str]]:
+        """The reads that can fail on a parameter's data, each with the parameters it reads: those
+        inside a try, and the parameters read by one outside every try."""
         inside: set[int] = set()
         for node in _nodes(self.own_statements, prose=False):
             if isinstance(node, _TRY):
                 inside.update(id(part) for part in _nodes(node.body, prose=False))
-        guarded: set[str] = set()
+        tried: list[tuple[ast.AST, frozenset[str]]] = []
         exposed: set[str] = set()
         for node in _nodes(self.own_statements, prose=False):
             # a class called builds a record of what it is given (`Score(prediction=…)`), reading nothing
@@ -153,9 +169,22 @@ class Provenance:
                 given = self.origins([node.value])  # `step.split("(")[1]`: an index the data may not have
             else:
                 continue
-            (guarded if id(node) in inside else exposed).update(given)
-        only = guarded - exposed
-        return frozenset(only) if len(only) == 1 and exposed else frozenset()
+            if id(node) in inside:
+                tried.append((node, given))
+            else:
+                exposed.update(given)
+        return tried, frozenset(exposed)
+
+    def guarded_side(self) -> frozenset[str]:
+        """The parameter whose data the function reads only inside a try, when another parameter's
+        data is read outside every try (`program1.split(")")[1]` of the reference, then `try: …
+        int(arg.strip("#"))` of the other program): a failure on the unguarded side would
+        propagate, so the code guards the input it does not trust, the evaluated candidate's.
+        Empty when no side, or more than one, is read that way, or when that side is named as the
+        reference (`reference`, `expected`): a try around it guards the harness's data."""
+        tried, exposed = self.sides()
+        only = frozenset().union(*(given for _, given in tried)) - exposed
+        return only if len(only) == 1 and exposed and not is_reference_name(next(iter(only))) else frozenset()
 
     @property
     def own_statements(self) -> list[ast.stmt]:

@@ -35,6 +35,8 @@ The package holds one module per concept, and the scan of one function is one cl
 - `paths`: failure paths that are except handlers, retry loops and what a handler leaves standing;
 - `branches`: failure paths that are branches: no match, an error status, a dispatch no answer took;
 - `provenance`: where a value comes from: the candidate's output, a reply, our own code;
+- `defaults`: what a default written in place of an answer stands for: the reply's answer, a
+  verdict by the name the code judges it under, or the code's marker for "no answer";
 - `blames`: what a broad handler or a "no result" test says caused a failure (FC006's facts);
 - `tallies`: chains that sort outcomes into buckets by an Enum's members, and the module's
   outcome Enums (FC004's facts);

@@ -3,12 +3,16 @@
 The walker visits node fields directly (no CSTVisitor: that rebuilds every node), keeps its own
 stacks for functions, try contexts and stage collectors, and computes positions only for the nodes
 that became facts (facts/positions.py). It records what the code does; the rules decide what is wrong.
+
+`Extractor` is made of one part per concept: this module holds the walk, its scopes and the calls
+it dispatches; `tries` the try blocks, handlers and stage calls; `recordings` the sites, tests,
+assignments and returns; `definitions` the module's registries and constants; `filters` the
+membership filters (`FilterHooks`).
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
 import dataclasses
 import re
 from typing import Callable, Optional
@@ -16,49 +20,25 @@ from typing import Callable, Optional
 import libcst as cst
 
 from failcode.config import Settings
-from failcode.facts import registries
-from failcode.facts.cstnodes import children_fields, names_in
-from failcode.facts.filters import FilterFinder
-from failcode.facts.imports import ImportTable, dotted
+from failcode.facts.cstnodes import children_fields
+from failcode.facts.definitions import Definitions
+from failcode.facts.filters import FilterFinder, FilterHooks
+from failcode.facts.imports import ImportTable
 from failcode.facts.nesting import AST_MAY_CRASH, too_deep
 from failcode.facts.positions import node_positions
+from failcode.facts.recordings import Recordings, _Function
 from failcode.facts.screen import Masked
-from failcode.facts.vocabulary import DOTTED_NAME, LOG_METHODS, TEXT_CALLS, Vocabulary
-from failcode.facts.sinks import keyword_values, recorded_values, string_value, target_name, target_text
 from failcode.facts.source import InputError, decode, python_syntax_error, suppressions
-from failcode.facts.stages import StageClassifier, is_trivial
-from failcode.model import catches_all as catches_all_types
-from failcode.model import (
-    COLLECTIONS, Annotation,
-    Constant, FileFacts, Filter, Handler, Pos, Registry, Site, StageCall, Test, TryBlock,
-)
+from failcode.facts.stages import StageClassifier
+from failcode.facts.tries import Tries, _Collector
+from failcode.facts.vocabulary import LOG_METHODS, Vocabulary
+from failcode.model import Annotation, Constant, FileFacts, Filter, Pos, Registry, Site, Test, TryBlock
 
-_EXCEPTION_CHECKS = frozenset({"isinstance", "issubclass", "type"})
-_PASSIVE_CALLS = LOG_METHODS | TEXT_CALLS | {"append", "add", "extend"}
 _SAYING = LOG_METHODS | {"print"}
 _NOWHERE = Pos(0, 0, 0, 0)
 
 
-class _Collector:
-    """Stage calls seen in one try body (first call per stage) and names bound from calls."""
-
-    def __init__(self) -> None:
-        self.first: dict[str, StageCall] = {}
-        self.from_calls: set[str] = set()
-
-
-class _Function:
-    def __init__(self, qualname: str) -> None:
-        self.qualname = qualname
-        self.returns: list[tuple[cst.CSTNode, Optional[str], Optional[str], tuple, bool]] = []
-        self.handler_returns = False
-        self.typed: Optional[tuple[str, tuple[str, ...]]] = None  # (return registry, parameter registries)
-        self.plain: Optional[str] = None  # a return type of ours with no registry word (`-> Grade`)
-        self.differenced: set[str] = set()
-        self.filters: list[tuple[cst.CSTNode, str, Optional[str], Optional[str]]] = []
-
-
-class Extractor:
+class Extractor(Tries, Recordings, Definitions, FilterHooks):
     """Walks one module. Nodes that become facts are kept with a builder until positions exist."""
 
     def __init__(self, module: cst.Module, path: str, module_name: str, is_package: bool,
@@ -242,88 +222,7 @@ class Extractor:
         self.collectors = outer
         return False
 
-    # -- try blocks --------------------------------------------------------------------------
-
-    def visit_Try(self, node) -> bool:
-        try_id = self.next_try
-        self.next_try += 1
-        types = [self._handler_types(handler) for handler in node.handlers]
-        catches_all = any(catches_all_types(tuple(t)) for t in types)
-        collector = _Collector()
-        outer = self.collectors
-        self.collectors = [collector] if catches_all else [*outer, collector]
-        self.context.append(("try", try_id))
-        self.walk(node.body)
-        self.context.pop()
-        self.collectors = outer
-        handler_ids = []
-        for handler, handler_types in zip(node.handlers, types):
-            handler_id = self.next_handler
-            self.next_handler += 1
-            handler_ids.append(handler_id)
-            name = handler.name.name.value if handler.name and isinstance(handler.name.name, cst.Name) else None
-            self.handler_names[handler_id] = name
-            if handler.type is not None:
-                self.walk(handler.type)
-            self.context.append(("handler", handler_id))
-            self.walk(handler.body)
-            self.context.pop()
-        if node.orelse is not None:
-            self.walk(node.orelse)
-        if node.finalbody is not None:
-            self.walk(node.finalbody)
-        if self.function is None or not self.recording.intersection(handler_ids):
-            return False  # only a try whose handler records an outcome can matter to a rule
-        function = self.function.qualname
-        callee = _single_call(node.body)
-        statements = _statement_count(node.body.body)  # a `with` block of ten statements is ten
-        handlers_info = list(zip(node.handlers, types, handler_ids))
-
-        def build(pos_of):
-            handlers = tuple(
-                Handler(hid, pos_of(h), tuple(t), hid in self.reraising, hid in self.narrowing, hid in self.keeping)
-                for h, t, hid in handlers_info
-            )
-            return TryBlock(try_id, pos_of(node), function, tuple(collector.first.values()),
-                            handlers, callee is not None and self._is_external(callee), statements)
-
-        self.pending.append(build)
-        return False
-
-    visit_TryStar = visit_Try
-
-    def _handler_types(self, handler: cst.ExceptHandler) -> list[str]:
-        if handler.type is None:
-            return []
-        if isinstance(handler.type, cst.Tuple):
-            items = [element.value for element in handler.type.elements]
-        else:
-            items = [handler.type]
-        return [self.imports.resolve(item) or "?" for item in items]
-
-    def _is_external(self, callee: str) -> bool:
-        root = callee.split(".")[0]
-        if root in ("self", "cls"):
-            return callee.count(".") >= 2  # self.client.complete(): a collaborator's call
-        if self.imports.is_imported(callee):
-            return True
-        return root not in self.module_defs
-
-    def visit_Raise(self, node: cst.Raise) -> Optional[bool]:
-        for kind, ident in self.context:
-            if kind == "handler":
-                self.reraising.add(ident)
-        if self.function is not None and isinstance(node.exc, cst.Call):
-            exc_name = dotted(node.exc.func) or "?"
-            args = [arg.value for arg in node.exc.args]
-            for value_node in args:
-                for value, literal, ref in recorded_values(value_node):
-                    if literal is not None and not self.code_re.match(literal):
-                        continue
-                    self._site(value, "raise", f"raise:{exc_name}", f"raise {exc_name}", literal, ref)
-        return None
-
-    # -- calls and comparisons ---------------------------------------------------------------
+    # -- calls -----------------------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         name = self.imports.resolve(node.func)
@@ -359,379 +258,6 @@ class Extractor:
         self.quoting -= 1
         return False
 
-    def _stage_at(self, collector: _Collector, stage: str, label: str, node: cst.CSTNode) -> None:
-        # positions are not known during the walk: fill the StageCall when they are
-        def fill(pos_of) -> None:
-            collector.first[stage] = StageCall(stage, label, pos_of(node).line)
-        self.stage_pending.append(fill)
-
-    def _note_narrowing(self, node: cst.Call, name: str) -> None:
-        """A handler that looks at what it caught: `isinstance(e, RateLimitError)`, `type(e)`, or
-        any function given the exception (`is_rate_limit(e)`, `find_outage_in_chain(exc)`), but
-        not a log call, `str(e)` or an exception built from it."""
-        last = name.rpartition(".")[2]
-        if name not in _EXCEPTION_CHECKS and (last in _PASSIVE_CALLS or last[:1].isupper()):
-            return
-        given = {arg.value.value for arg in node.args if isinstance(arg.value, cst.Name)}
-        for kind, ident in self.context:
-            if kind == "handler" and self.handler_names.get(ident) in given:
-                self.narrowing.add(ident)
-
-    def _note_keeping(self, value: cst.BaseExpression) -> None:
-        """A handler that stores what it caught on a record (`action.result = str(e)`,
-        `row["error"] = repr(exc)`) reports the failure there, whatever else it returns."""
-        caught = {self.handler_names.get(ident): ident for kind, ident in self.context if kind == "handler"}
-        caught.pop(None, None)
-        if caught:  # only inside a handler that names what it caught: no walk on every assignment
-            for node in names_in(value):
-                if node.value in caught:
-                    self.keeping.add(caught[node.value])
-
-    def _call_sites(self, node: cst.Call, keywords: list[str]) -> None:
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in self.shapes.methods:
-            receiver = target_name(func.value)
-            if receiver is not None and self.shapes.is_receiver(receiver):
-                method = func.attr.value
-                positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-                index = 1 if method == "insert" else 0
-                values: list[cst.BaseExpression] = []
-                if method in ("extend", "update"):
-                    if positional and isinstance(positional[0], (cst.List, cst.Tuple, cst.Set)):
-                        values = [element.value for element in positional[0].elements]
-                elif len(positional) > index:
-                    values = [positional[index]]
-                dest = f"{target_text(func.value)}.{method}"
-                extra = _code(self.module, [a for i, a in enumerate(node.args) if i != index])
-                for value_node in values:
-                    for value, literal, ref in recorded_values(value_node):
-                        self._site(value, "call", f"{receiver}.{method}", dest, literal, ref, extra)
-        for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value in self.shapes.keywords:
-                keyword = arg.keyword.value
-                callee = dotted(func) or "?"
-                extra = _code(self.module, [a for a in node.args if a is not arg])
-                for value, literal, ref in keyword_values(arg.value):
-                    self._site(value, "keyword", f"{keyword}=", f"{callee}({keyword}=)", literal, ref, extra)
-
-    def visit_Dict(self, node: cst.Dict) -> Optional[bool]:
-        """`{"status": "FAILED", ...}` records like `Outcome(status="FAILED")`: same sink key."""
-        if self.function is None:
-            return None
-        elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
-        keys = [string_value(e.key) for e in elements]
-        for element, key in zip(elements, keys):
-            if key in self.shapes.keywords:
-                others = ",".join(sorted(f"{k}" for k in keys if k is not None and k != key))
-                for value, literal, ref in keyword_values(element.value):
-                    self._site(value, "keyword", f"{key}=", f"{{{key!r}: …}}", literal, ref, others)
-            elif key in ("error", "failure") and isinstance(element.value, cst.Dict):
-                self._nested(key, element.value)
-        return None
-
-    def _nested(self, outer: str, node: cst.Dict) -> None:
-        """`{"error": {"type": "internal_error", …}}`: an error frame's `type` is its `error_type`,
-        the sink the same code has as a keyword or a name (a key that is a sink on its own, like
-        `code`, is one already)."""
-        elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
-        keys = [string_value(e.key) for e in elements]
-        for element, key in zip(elements, keys):
-            sink = f"{outer}_{key}"
-            if key is None or key in self.shapes.keywords or sink not in self.shapes.keywords:
-                continue
-            others = ",".join(sorted(f"{k}" for k in keys if k is not None and k != key))
-            for value, literal, ref in keyword_values(element.value):
-                self._site(value, "keyword", f"{sink}=", f"{{{outer!r}: {{{key!r}: …}}}}", literal, ref, others)
-
-    def visit_Comparison(self, node: cst.Comparison) -> Optional[bool]:
-        if len(node.comparisons) != 1:
-            return None
-        target = node.comparisons[0]
-        operator = target.operator
-        left, right = node.left, target.comparator
-        if isinstance(operator, (cst.Equal, cst.NotEqual)):
-            if self.collectors:
-                self._compare_stage(node, left, right)
-            self._test(node, left, right)
-        elif isinstance(operator, cst.In):
-            self._test(node, left, right)
-        elif isinstance(operator, cst.NotIn) and self.function is not None:
-            container = self.filters.collection_name(right)
-            if container is not None:
-                self.function.differenced.add(container)
-        return None
-
-    def _compare_stage(self, node, left, right) -> None:
-        if _is_constant(left) or _is_constant(right):
-            return
-        operator = "==" if isinstance(node.comparisons[0].operator, cst.Equal) else "!="
-        for side in (left, right):
-            called = _called_name(side, self.imports)
-            if called is not None and self.stages.classify(called) is not None:
-                return  # the call is a stage of its own and is named when it is visited
-            if called is not None and not is_trivial(called):
-                label = f"{operator} on {called.rpartition('.')[2]}()"
-            elif _root_name(side) is not None and any(_root_name(side) in c.from_calls for c in self.collectors):
-                label = f"{operator} on {_root_name(side)}"  # `out["answer"] == expected`, out = run()
-            else:
-                continue
-            for collector in self.collectors:
-                if "compare" not in collector.first:
-                    collector.first["compare"] = None
-                    self._stage_at(collector, "compare", label, node)
-            return
-
-    def _test(self, node, left, right) -> None:
-        if self.function is None:
-            return
-        if string_value(left) is not None:
-            left, right = right, left
-        name = target_name(left) if isinstance(left, (cst.Name, cst.Attribute, cst.Subscript)) else None
-        if name is None or not self.shapes.is_assign_target(name):
-            return
-        if isinstance(right, (cst.Tuple, cst.List, cst.Set)):
-            values = [string_value(element.value) for element in right.elements]
-        else:
-            values = [string_value(right)]
-        if not values or any(value is None for value in values):
-            return
-        function, target = self.function.qualname, target_text(left)
-        self.pending.append(lambda pos_of: Test(pos_of(node), function, target, tuple(values)))
-
-    def visit_Match(self, node) -> Optional[bool]:
-        subject = node.subject
-        if self.function is None or not isinstance(subject, (cst.Name, cst.Attribute)):
-            return None
-        name = target_name(subject)
-        if name is None or not self.shapes.is_assign_target(name):
-            return None
-        values = []
-        for case in node.cases:
-            pattern = case.pattern
-            if isinstance(pattern, cst.MatchValue):
-                literal = string_value(pattern.value)
-                if literal is not None:
-                    values.append(literal)
-        if values:
-            function, target = self.function.qualname, target_text(subject)
-            self.pending.append(lambda pos_of: Test(pos_of(node), function, target, tuple(values)))
-        return None
-
-    # -- assignments and returns -------------------------------------------------------------
-
-    def visit_Assign(self, node: cst.Assign) -> Optional[bool]:
-        targets = [t.target for t in node.targets]
-        self._assignment(targets, node.value)
-        return None
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> Optional[bool]:
-        if node.value is not None:
-            self._assignment([node.target], node.value)
-            if self.function is not None:
-                self._typed_assignment(node.target, node.annotation.annotation, node.value)
-        return None
-
-    def _typed_assignment(self, target: cst.BaseExpression, annotation: cst.BaseExpression,
-                          value: cst.BaseExpression) -> None:
-        """`result: Outcome = "passed"`: a name typed with a registry records its codes, whatever
-        the name (a sink name's sites are `_assignment`'s already)."""
-        typed = self._registry_type(annotation)
-        name = target_name(target)
-        recorded = list(recorded_values(value))
-        if typed is None and any(literal is not None for _, literal, _ in recorded):
-            typed = self._registry_type(annotation, plain=True)  # `result: Grade = "pass"`
-        if typed is None or name is None:
-            return
-        sink = f"={name}"
-        if not self.shapes.is_assign_target(name):
-            for value_node, literal, ref in recorded:
-                self._site(value_node, "assign", sink, target_text(target), literal, ref)
-        self.pending.append(lambda pos_of: Annotation(sink, typed))
-
-    def _assignment(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
-        if self.function is None:
-            if not self.classes and len(targets) == 1 and isinstance(targets[0], cst.Name):
-                self._module_assignment(targets[0].value, targets[0], value)
-            return
-        if len(targets) == 1 and isinstance(targets[0], cst.Name):
-            self.filters.alias(targets[0].value, value)
-        elif any(isinstance(target, (cst.Attribute, cst.Subscript)) for target in targets):
-            self._note_keeping(value)
-        if self.collectors:
-            source = value
-            while isinstance(source, (cst.Subscript, cst.Attribute)):
-                source = source.value  # answer = json.loads(text)["answer"] is data from a call too
-            called = _called_name(source, self.imports)
-            if called is not None and not is_trivial(called):
-                for target in targets:
-                    if isinstance(target, cst.Name):
-                        for collector in self.collectors:
-                            collector.from_calls.add(target.value)
-        for target in targets:
-            name = target_name(target)
-            if name is None or not self.shapes.is_assign_target(name):
-                continue
-            dest = target_text(target)
-            for value_node, literal, ref in recorded_values(value):
-                self._site(value_node, "assign", f"={name}", dest, literal, ref)
-
-    def visit_Return(self, node: cst.Return) -> Optional[bool]:
-        if self.function is None or node.value is None:
-            return None
-        in_handler = any(kind == "handler" for kind, _ in self.context)
-        values = list(recorded_values(node.value))
-        if not values:
-            self.function.returns.append((node, None, None, (), False))
-            return None
-        for value, literal, ref in values:
-            self.function.returns.append((value, literal, ref, tuple(self.context), in_handler))
-            if in_handler:
-                self.function.handler_returns = True
-                self.recording.add(next(i for k, i in reversed(self.context) if k == "handler"))
-        return None
-
-    def _finish_function(self, function: _Function) -> None:
-        returns = [r for r in function.returns if r[3] is not None]
-        real = [r for r in returns if r[1] is not None or r[2] is not None]
-        if function.plain is not None and any(r[1] is not None for r in real):
-            function.typed = (function.plain, ())  # `-> Grade` returning words: Grade may be a registry by use
-        all_codes = len(real) >= 2 and len(real) == len(returns) and all(
-            r[2] is not None or self.code_re.match(r[1]) for r in real
-        )
-        sink = f"return:{self.module_name}.{function.qualname}"
-        if all_codes or function.handler_returns or function.typed:
-            for value, literal, ref, context, _ in real:
-                self._site(value, "return", sink, "return", literal, ref, function=function.qualname, context=context)
-        if function.typed:
-            returns, params = function.typed
-            self.pending.append(lambda pos_of: Annotation(sink, returns, params))
-        for node, form, container, iterable in function.filters:
-            guarded = container in function.differenced or (iterable in function.differenced if iterable else False)
-            self._filter(node, form, container, iterable, function.qualname, guarded)
-
-    def _registry_type(self, annotation: cst.BaseExpression, plain: bool = False) -> Optional[str]:
-        """The qualified name of a registry-like type (`Outcome`, `codes.FailureReason`,
-        `Optional[Outcome]`, `"Outcome"`, `Outcome | None`), else None. `plain` also takes a type
-        of this project whose name has no registry word (`Grade`): it may be a `Literal` alias, a
-        registry found by this use of it."""
-        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
-            for side, other in ((annotation.left, annotation.right), (annotation.right, annotation.left)):
-                if isinstance(other, cst.Name) and other.value == "None":
-                    return self._registry_type(side, plain)
-            return None
-        if isinstance(annotation, cst.Subscript) and len(annotation.slice) == 1 and \
-                isinstance(annotation.slice[0].slice, cst.Index) and \
-                (self.imports.resolve(annotation.value) or "").rpartition(".")[2] == "Optional":
-            return self._registry_type(annotation.slice[0].slice.value, plain)
-        name = string_value(annotation) if isinstance(annotation, cst.SimpleString) else dotted(annotation)
-        short = name.rpartition(".")[2] if name is not None and DOTTED_NAME.fullmatch(name) else ""
-        if not short or short.endswith(("Error", "Exception")):
-            return None
-        qualname = self._qualify(name)
-        if self.shapes.looks_like_registry(short):
-            return qualname
-        # a type of ours: defined here, or imported from this project (`from .kinds import Grade`)
-        ours = qualname.split(".")[0] == self.module_name.split(".")[0] if self.imports.is_imported(name) \
-            else not hasattr(builtins, name)
-        return qualname if plain and short[:1].isupper() and ours else None
-
-    def _site(self, node, kind, sink, dest, literal, ref, extra="", function=None, context=None) -> None:
-        function = function or self.function.qualname
-        stack = self.context if context is None else context
-        innermost = stack[-1] if stack else None
-        label = {"try": "try-body", "handler": "handler"}[innermost[0]] if innermost else "plain"
-        handler = next((ident for k, ident in reversed(stack) if k == "handler"), None)
-        in_handler = handler is not None
-        if label == "handler":
-            self.recording.add(handler)
-        if ref is not None:
-            ref = self._qualify(ref)
-        self.pending.append(lambda pos_of: Site(
-            pos_of(node), kind, sink, dest, literal, ref, function, label, handler, in_handler, extra))
-
-    def _qualify(self, ref: str) -> str:
-        if self.imports.is_imported(ref):
-            return self.imports.resolve_text(ref)
-        return f"{self.module_name}.{ref}" if self.module_name else ref
-
-    # -- module-level definitions ------------------------------------------------------------
-
-    def _module_assignment(self, name: str, target: cst.Name, value: cst.BaseExpression) -> None:
-        literal = string_value(value)
-        if literal is not None:
-            self._constant(name, literal)
-            return
-        self.strings.pop(name, None)
-        found = registries.collection_elements(value, self.imports, self.strings)
-        # any `Literal[...]` alias: one whose name has no registry word is a registry by use (`-> Grade`);
-        # so is a constant collection of codes (`ORDER = ("READ_FAILED", "ANSWER_MISMATCH")`), once a
-        # filter pairs it with recorded reasons
-        if found is not None and (found[0] == "literal" or self.shapes.looks_like_registry(name)
-                                  or self._code_collection(name, found)):
-            module, path = self.module_name, self.path
-            self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(target), found, pos_of))
-
-    def _constant(self, name: str, literal: str) -> None:
-        """`name = "text"` at module level: an UPPER_CASE name is a constant that may name a code."""
-        if name.isupper():
-            qualname = self._qualify(name)
-            self.pending.append(lambda pos_of: Constant(qualname, literal))
-            self.strings[name] = literal
-
-    def _code_collection(self, name: str, found: tuple) -> bool:
-        """`ORDER = ("READ_FAILED", "ANSWER_MISMATCH")`: a constant list, tuple or set of two or
-        more codes (screen.py's `_code_collection` is its superset)."""
-        return name.isupper() and found[0] in COLLECTIONS and len(found[1]) >= 2 \
-            and all(self.code_re.match(code) for _, code, _ in found[1])
-
-    def visit_TypeAlias(self, node) -> Optional[bool]:
-        name = node.name.value
-        if self.function is None and not self.classes:
-            found = registries.collection_elements(node.value, self.imports)
-            if found is not None and (found[0] == "literal" or self.shapes.looks_like_registry(name)):
-                module, path = self.module_name, self.path
-                self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(node.name), found, pos_of))
-        return None
-
-    def _class_registry(self, node: cst.ClassDef) -> None:
-        name = node.name.value
-        if name.endswith(("Error", "Exception")) or not self.shapes.looks_like_registry(name):
-            return
-        found = registries.class_elements(node, self.imports)
-        if found is not None:
-            module, path = self.module_name, self.path
-            self.pending.append(lambda pos_of: registries.build(name, module, path, pos_of(node.name), found, pos_of))
-
-    # -- filters -----------------------------------------------------------------------------
-
-    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> Optional[bool]:
-        self.filters.binary(node)
-        return None
-
-    def visit_ListComp(self, node) -> Optional[bool]:
-        self.filters.comprehension(node)
-        return None
-
-    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
-
-    def visit_For(self, node: cst.For) -> Optional[bool]:
-        self.filters.for_loop(node)
-        return None
-
-    def add_filter(self, node, form, container, iterable) -> None:
-        """Called by FilterFinder; guards are known only when the enclosing function ends."""
-        if self.function is not None:
-            self.function.filters.append((node, form, container, iterable))
-        else:
-            self._filter(node, form, container, iterable, "<module>", False)
-
-    def add_difference(self, container: str) -> None:
-        if self.function is not None:
-            self.function.differenced.add(container)
-
-    def _filter(self, node, form, container, iterable, function, guarded) -> None:
-        self.pending.append(lambda pos_of: Filter(pos_of(node), form, container, iterable, function, guarded))
-
 
 def _numbered(sites: list[Site], tries: list[TryBlock]) -> tuple[list[Site], list[TryBlock]]:
     """Try and handler ids renumbered in source order among those that are facts, so a file read
@@ -750,59 +276,6 @@ def _numbered(sites: list[Site], tries: list[TryBlock]) -> tuple[list[Site], lis
     sites = [site if site.handler is None else dataclasses.replace(site, handler=handler_ids[site.handler])
              for site in sites]
     return sites, tries
-
-
-def _single_call(body: cst.BaseSuite) -> Optional[str]:
-    """The callee when a try body is one statement that is one call (`resp = client.chat(…)`)."""
-    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
-    if len(statements) != 1 or not isinstance(statements[0], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-        return None
-    smalls = statements[0].body
-    if len(smalls) != 1:
-        return None
-    small = smalls[0]
-    value = getattr(small, "value", None)
-    if isinstance(value, cst.Await):
-        value = value.expression
-    if isinstance(value, cst.Call):
-        return dotted(value.func)
-    return None
-
-
-def _root_name(node: cst.BaseExpression) -> Optional[str]:
-    """`out` for `out`, `out["answer"]`, `out.answer[0]`."""
-    while isinstance(node, (cst.Subscript, cst.Attribute)):
-        node = node.value
-    return node.value if isinstance(node, cst.Name) else None
-
-
-def _called_name(node: cst.BaseExpression, imports: ImportTable) -> Optional[str]:
-    if isinstance(node, cst.Await):
-        node = node.expression
-    if isinstance(node, cst.Call):
-        name = imports.resolve(node.func)
-        if name is None and isinstance(node.func, cst.Attribute):
-            return node.func.attr.value
-        return name or "?"
-    return None
-
-
-def _is_constant(node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Imaginary)):
-        return True
-    if isinstance(node, cst.Name):
-        return node.value in ("None", "True", "False") or node.value.isupper()
-    if isinstance(node, cst.Attribute):
-        return node.attr.value.isupper()
-    return isinstance(node, cst.UnaryOperation) and _is_constant(node.expression)
-
-
-def _code(module: cst.Module, args: list[cst.Arg]) -> str:
-    """Normalised source of the other arguments: `Score(INCORRECT, reason=…)` ≠ `Score(INCORRECT)`."""
-    if not args:
-        return ""
-    return ",".join("".join(module.code_for_node(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT)).split())
-                    for arg in args)
 
 
 _TOOLS: dict[Settings, tuple[Vocabulary, StageClassifier]] = {}
@@ -899,41 +372,6 @@ def extract_parts(parts, original: str, path: str, module_name: str, is_package:
         filters=tuple(sorted(merged["filters"], key=_position)),
         annotations=tuple(sorted(annotations, key=_annotation_key)),
         imports=tuple(sorted(imports)) if sites or annotations or merged["filters"] else ())
-
-
-def _statement_count(body) -> int:
-    """The simple statements of a LibCST block, those inside its compound statements' blocks too
-    (not inside definitions), as facts/outcomes/ counts them."""
-    count = 0
-    for statement in body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            count += len(statement.body)
-        elif isinstance(statement, cst.BaseSmallStatement):  # in a one-line suite: `with x: a; b`
-            count += 1
-        elif not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            for block in _blocks_of(statement):
-                count += _statement_count(block)
-    return count
-
-
-def _blocks_of(statement) -> list:
-    """The statement lists a compound statement holds (its body, `else`, handlers, `finally`)."""
-    found = []
-    for name in ("body", "orelse", "finalbody"):
-        part = getattr(statement, name, None)
-        while part is not None and not isinstance(part, (list, tuple)):
-            if isinstance(part, cst.If):  # an `elif`
-                found.append(part.body.body)
-                part = part.orelse
-                continue
-            part = getattr(part, "body", None)
-        if part:
-            found.append(part)
-    for handler in getattr(statement, "handlers", ()):
-        found.append(handler.body.body)
-    for case in getattr(statement, "cases", ()):
-        found.append(case.body.body)
-    return found
 
 
 def _position(fact) -> Pos:

@@ -12,6 +12,7 @@ import libcst as cst
 
 from failcode.facts.cstnodes import names_in
 from failcode.facts.imports import ImportTable
+from failcode.model import Filter
 from failcode.names import FAILURE_WORDS, segments
 
 _WRAPPERS = frozenset({"set", "frozenset", "list", "tuple", "sorted", "iter", "reversed"})
@@ -203,3 +204,36 @@ class FilterFinder:
                 container = self._membership(statement.test, names)
                 if container is not None and not _keeps_nothing(statement, names):
                     self._record(node, "for", self.collection_name(container), self.collection_name(node.iter))
+
+
+class FilterHooks:
+    """Part of `Extractor`: where it hands comprehensions, loops and set operations to `FilterFinder`,
+    and the filters that finder reports, kept until the enclosing function's guards are known."""
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> Optional[bool]:
+        self.filters.binary(node)
+        return None
+
+    def visit_ListComp(self, node) -> Optional[bool]:
+        self.filters.comprehension(node)
+        return None
+
+    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
+
+    def visit_For(self, node: cst.For) -> Optional[bool]:
+        self.filters.for_loop(node)
+        return None
+
+    def add_filter(self, node, form, container, iterable) -> None:
+        """Called by FilterFinder; guards are known only when the enclosing function ends."""
+        if self.function is not None:
+            self.function.filters.append((node, form, container, iterable))
+        else:
+            self._filter(node, form, container, iterable, "<module>", False)
+
+    def add_difference(self, container: str) -> None:
+        if self.function is not None:
+            self.function.differenced.add(container)
+
+    def _filter(self, node, form, container, iterable, function, guarded) -> None:
+        self.pending.append(lambda pos_of: Filter(pos_of(node), form, container, iterable, function, guarded))

@@ -466,7 +466,61 @@ class _Function:
         self.returns: list[list[tuple[Optional[str], bool]]] = []
 
 
-class _Walk:
+class _Registries:
+    """Part of `_Walk`: what may be a registry: a name, a local table, an annotation, a module-level
+    collection or constant, a class of members (supersets of what the extractor finds)."""
+
+    def registry_table(self, value: ast.expr) -> bool:
+        """A local table built from a registry-like collection (a superset of `FilterFinder.alias`)."""
+        if isinstance(value, (ast.DictComp, ast.SetComp, ast.ListComp)):
+            sources = [generator.iter for generator in value.generators]
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "fromkeys":
+            sources = value.args[:1]
+        else:
+            return False
+        for source in sources:
+            name = _collection_name(source)
+            if name is not None and self.registry_like(name):
+                return True
+        return False
+
+    def registry_like(self, name: str) -> bool:
+        return self.screen.looks_like_registry(name) or name in self.aliases
+
+    def registry_typed(self, annotation: ast.expr) -> bool:
+        """Whether a return or variable annotation may name a registry (a superset of the extractor's
+        `_registry_type`). A registry-like name is a hot word: an annotation on lines without one
+        names none."""
+        if not self.is_hot(annotation.lineno, annotation.end_lineno or annotation.lineno):
+            return False
+        name = _annotated_type(annotation, self.optional)
+        return name is not None and self.screen.looks_like_registry(name) and not name.endswith(("Error", "Exception"))
+
+    def module_assignment(self, targets: list[ast.expr], value: ast.expr) -> None:
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return
+        name = targets[0].id
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            if name.isupper():
+                self.constants.append((name, value.value))
+        elif self.screen.looks_like_registry(name) and _strings_collection(value, names=True) \
+                or _literal(value) and _strings_collection(value) \
+                or name.isupper() and _code_collection(value, self.screen.code_re):
+            raise _Maybe  # a registry by its name; any `Literal[...]` alias, a collection of codes: by use
+
+    def class_registry(self, node: ast.ClassDef) -> None:
+        name = node.name
+        if name.endswith(("Error", "Exception")) or not self.screen.looks_like_registry(name):
+            return
+        for statement in node.body:
+            targets = statement.targets if isinstance(statement, ast.Assign) else \
+                [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value is not None else []
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and not targets[0].id.startswith("_") \
+                    and (_string(statement.value) or isinstance(statement.value, ast.Call)):
+                raise _Maybe  # a string member, or maybe `auto()`
+
+
+class _Walk(_Registries):
     """One file's statements, in the extractor's scopes: function, module level, except handler."""
 
     def __init__(self, screen: Screen, hot: list[int]) -> None:
@@ -652,32 +706,6 @@ class _Walk:
         if self.is_hot(statement.lineno, statement.end_lineno):
             self.search(statement, function)
 
-    def registry_table(self, value: ast.expr) -> bool:
-        """A local table built from a registry-like collection (a superset of `FilterFinder.alias`)."""
-        if isinstance(value, (ast.DictComp, ast.SetComp, ast.ListComp)):
-            sources = [generator.iter for generator in value.generators]
-        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "fromkeys":
-            sources = value.args[:1]
-        else:
-            return False
-        for source in sources:
-            name = _collection_name(source)
-            if name is not None and self.registry_like(name):
-                return True
-        return False
-
-    def registry_like(self, name: str) -> bool:
-        return self.screen.looks_like_registry(name) or name in self.aliases
-
-    def registry_typed(self, annotation: ast.expr) -> bool:
-        """Whether a return or variable annotation may name a registry (a superset of the extractor's
-        `_registry_type`). A registry-like name is a hot word: an annotation on lines without one
-        names none."""
-        if not self.is_hot(annotation.lineno, annotation.end_lineno or annotation.lineno):
-            return False
-        name = _annotated_type(annotation, self.optional)
-        return name is not None and self.screen.looks_like_registry(name) and not name.endswith(("Error", "Exception"))
-
     def all_codes(self, function: _Function) -> None:
         """Two or more returned values, every return a code or a constant: the returns are sites.
 
@@ -688,31 +716,6 @@ class _Walk:
                  for returned in function.returns]
         if all(codes) and sum(map(len, codes)) >= 2:
             raise _Maybe
-
-    # -- module level ------------------------------------------------------------------------
-
-    def module_assignment(self, targets: list[ast.expr], value: ast.expr) -> None:
-        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
-            return
-        name = targets[0].id
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            if name.isupper():
-                self.constants.append((name, value.value))
-        elif self.screen.looks_like_registry(name) and _strings_collection(value, names=True) \
-                or _literal(value) and _strings_collection(value) \
-                or name.isupper() and _code_collection(value, self.screen.code_re):
-            raise _Maybe  # a registry by its name; any `Literal[...]` alias, a collection of codes: by use
-
-    def class_registry(self, node: ast.ClassDef) -> None:
-        name = node.name
-        if name.endswith(("Error", "Exception")) or not self.screen.looks_like_registry(name):
-            return
-        for statement in node.body:
-            targets = statement.targets if isinstance(statement, ast.Assign) else \
-                [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value is not None else []
-            if len(targets) == 1 and isinstance(targets[0], ast.Name) and not targets[0].id.startswith("_") \
-                    and (_string(statement.value) or isinstance(statement.value, ast.Call)):
-                raise _Maybe  # a string member, or maybe `auto()`
 
     # -- expressions -------------------------------------------------------------------------
 

@@ -92,16 +92,16 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """206 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    """207 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
     of three, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
-    of session 34's and the 14 of session 36's (seen).
+    of session 34's, the 14 of session 36's and the 1 of session 37's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 72, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 73, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -431,7 +431,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # debatable, 1 false) moved tune precision to 169/358 real and 296/358 real or debatable. Fresh
 # batch 23 (unitxt, fschat, crewai: 5 findings judged blind, 3 real and 2 debatable; one of its 27
 # real defects found) moved held-out recall to 10/450 and precision to 74/151 real, 118/151 real or
-# debatable: the floors hold.
+# debatable: the floors hold. Session 37's whose-failure change (2 tune findings silenced, both
+# false) and its sweep of 20 new packages (one seen package, together: 5 findings judged blind, 1
+# debatable, 4 false) moved tune precision to 169/361 real, 297/361 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.233, "precision_real": 0.43, "precision_real_or_debatable": 0.80},
     "heldout": {"recall": 0.021, "precision_real": 0.47, "precision_real_or_debatable": 0.76},

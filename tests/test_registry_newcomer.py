@@ -159,7 +159,7 @@ def test_plain_scripts_report_the_same_whatever_path(project, args, cwd, prefix)
 def test_fc005_compares_only_registries_of_one_project(project):
     project.write({
         "tool_a/__init__.py": "", "tool_a/codes.py": 'FAILURE_CODES = ("A_FAILED", "B_FAILED", "C_FAILED")\n',
-        "tool_a/order.py": 'FAILURE_ORDER = ("A_FAILED", "B_FAILED")\n',
+        "tool_a/order.py": 'FAILURE_ORDER = ("A_FAILED", "B_FAILED")\n\n\ndef rank(code):\n    return FAILURE_ORDER.index(code)\n',
         "tool_b/__init__.py": "", "tool_b/codes.py": 'FAILURE_CODES = ("A_FAILED", "B_FAILED", "D_FAILED")\n',
     })
     result = project.run("check", "--format", "json")

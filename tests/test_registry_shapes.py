@@ -157,26 +157,53 @@ def test_selections_of_a_vocabulary_are_not_stale_copies(project):
     assert project.findings() == []
 
 
-def test_a_stale_copy_of_codes_is_still_reported(project):
-    """Control: a list of code-shaped strings holding part of another is one list gone stale."""
-    project.write({"a.py": '''
-        FAILURE_CODES = ("READ_FAILED", "PARSE_FAILED", "ANSWER_MISMATCH")
-        REPORTED_FAILURES = ("READ_FAILED", "PARSE_FAILED")
+STALE_COPY = '''
+    FAILURE_CODES = ("READ_FAILED", "PARSE_FAILED", "ANSWER_MISMATCH")
+    REPORTED_FAILURES = ("READ_FAILED", "PARSE_FAILED")
 
 
-        def grade(failures, tests):
-            if tests.unreadable:
-                failures.add("READ_FAILED")
-        '''})
+    def grade(failures, tests):
+        if tests.unreadable:
+            failures.add("READ_FAILED")
+
+
+    def report(failures):
+        return sorted(failures, key=REPORTED_FAILURES.index)
+    '''
+
+
+def test_a_stale_copy_the_code_looks_codes_up_in_is_reported(project):
+    """A list of code-shaped strings holding part of another, which the report sorts failures by
+    (`key=REPORTED_FAILURES.index`): used as the whole vocabulary, it fails on the day
+    `ANSWER_MISMATCH` is first recorded. Reported at its definition; so is `REPORTED_FAILURES.index(code)`."""
+    project.write({"a.py": STALE_COPY})
+    assert project.findings() == [("a.py", "FC005", 2)]
+    called = STALE_COPY.replace("sorted(failures, key=REPORTED_FAILURES.index)",
+                                "[REPORTED_FAILURES.index(code) for code in failures]")
+    assert called != STALE_COPY
+    project.write({"a.py": called})
     assert project.findings() == [("a.py", "FC005", 2)]
 
 
-def test_a_registry_whose_name_qualifies_anothers_is_its_selection(project):
+def test_a_partial_copy_used_as_a_selection_is_quiet(project):
+    """together's post-training clients (session 37's sweep, judged false): `_TERMINAL_STATUSES`
+    holds the statuses a polling loop stops on, a part of the status type's on purpose, and nothing
+    looks a code up in it by its place. Compared with the type it would lack every status the loop
+    waits through. Control: the same list with the report's lookup is reported (above)."""
+    selection = STALE_COPY.replace("""    def report(failures):
+        return sorted(failures, key=REPORTED_FAILURES.index)""", """    def is_reported(code):
+        return code in REPORTED_FAILURES""")
+    assert selection != STALE_COPY
+    project.write({"a.py": selection})
+    assert project.findings() == []
+
+
+def test_registries_that_hold_part_of_anothers_are_selections(project):
     """streamlit's `TTLCacheEvictionReason` lists the eviction reasons that one cache can give, a
-    part of the metrics' `EvictionReason`: a name that qualifies the other's (the same words and
-    more) names a selection for one case, whose fewer codes are its point (judged false when
-    reported, session 33's second sweep). Control, reported before and after: a numbered copy,
-    `FailureReason2`, is a copy gone stale."""
+    part of the metrics' `EvictionReason` (judged false when reported, session 33's second sweep).
+    Since session 37 a partial copy is compared only where a code is looked up in it by its place,
+    which subsumes the qualifying-name policy: `TTLCacheEvictionReason` and the numbered
+    `FailureReason2` (that policy's control, reported before) are both selections nothing looks up."""
     project.write({"pkg/__init__.py": "", "pkg/metrics.py": '''
         from typing import Literal
 
@@ -195,7 +222,7 @@ def test_a_registry_whose_name_qualifies_anothers_is_its_selection(project):
             A = "a_failed"
             B = "b_failed"
         '''})
-    assert project.findings() == [("pkg/reasons.py", "FC005", 6)]
+    assert project.findings() == []
 
 
 def test_a_lowercase_selection_sharing_a_channel_is_not_a_stale_copy(project):
@@ -352,4 +379,24 @@ def test_importing_a_class_or_a_plain_helper_brings_no_registry(project):
                 return {"event": {"type": "internal_error"}}
             return {"event": {"type": "guardrails_violation"}}
         '''})
+    assert project.findings() == []
+
+
+def test_a_lookup_in_another_module_makes_the_copy_the_whole_vocabulary(project):
+    """The lookup may be the only fact of its module (`report.py` records nothing and filters
+    nothing): the pre-screen keeps such a module for the extractor, and the import names the list,
+    so `FAILURE_ORDER` is reported at its definition in `codes.py`. Without the lookup, quiet."""
+    files = {"codes.py": '''
+        FAILURE_CODES = ("READ_FAILED", "PARSE_FAILED", "ANSWER_MISMATCH")
+        FAILURE_ORDER = ("READ_FAILED", "PARSE_FAILED")
+        ''', "report.py": '''
+        from codes import FAILURE_ORDER
+
+
+        def worst_first(failures):
+            return sorted(failures, key=FAILURE_ORDER.index)
+        '''}
+    project.write(files)
+    assert project.findings() == [("codes.py", "FC005", 2)]
+    project.write({"report.py": files["report.py"].replace("key=FAILURE_ORDER.index", "reverse=True")})
     assert project.findings() == []

@@ -368,6 +368,9 @@ class FileFacts:
     functions: tuple[str, ...] = ()  # every function the module defines, qualified (`Loader.load`)
     # capitalised names the module binds by import or assignment (`*`: a star import), `aliases.reexports`
     reexports: tuple[str, ...] = ()
+    # registry-like collections the module looks a code up in by its place (`ORDER.index(code)`,
+    # `sorted(failures, key=ORDER.index)`), as written: a list used as the whole vocabulary
+    lookups: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, order=True)

@@ -63,6 +63,7 @@ class Project:
     raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
     # a module of the project → the names it binds by import or assignment (`FileFacts.reexports`)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
+    looked_up: set[int] = field(default_factory=set)  # ids of registries a code is looked up in by its place
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -90,6 +91,10 @@ class Project:
         for facts in files.values():
             for site in facts.sites:
                 project._file_of[id(site)] = facts
+            for name in facts.lookups:  # `ORDER.index(code)`: a list used as the whole vocabulary
+                registry = project.registry_named(name, facts.path)
+                if registry is not None:
+                    project.looked_up.add(id(registry))
         for facts in files.values():
             for annotation in facts.annotations:
                 project._typed(facts, annotation)
@@ -587,14 +592,6 @@ def _home(registry: Registry) -> str:
     return "folder:" + registry.path.rpartition("/")[0]
 
 
-def _narrows(name: str, other: str) -> bool:
-    """A registry's name that qualifies another's (`TTLCacheEvictionReason` of `EvictionReason`,
-    `ASYNC_FAILURE_CODES` of `FAILURE_CODES`): the vocabulary's selection for one case, whose fewer
-    codes are its point, not a copy gone stale (a `FailureReason2` is a copy)."""
-    words, others = set(segments(name)), set(segments(other))
-    return others < words
-
-
 def _disagreements(project: Project) -> list[Disagreement]:
     """Every discovered registry that disagrees with the configured authority or with the union of
     the registries it shares codes with."""
@@ -613,18 +610,23 @@ def _disagreements(project: Project) -> list[Disagreement]:
     groups = [group for home in homes.values() for group in _connected(home, project.patterns.code)]
     for group in groups:
         for registry in group:
-            # compared only with the lists that are about the same thing: one of the same public name, one
-            # it is a partial copy of (all its codes are the other's), or one that governs or filters
-            # a channel it governs or filters. Two vocabularies that only share some words and type
-            # different fields (`StopReason`, `RunOutcome`), or that a function maps one onto the
-            # other, are two levels, not a copy gone stale. A list of lowercase words is mostly a
-            # selection of a vocabulary (`OPENAI_FINISH_REASONS` of all finish reasons): only a
-            # list of its name is its copy
+            # compared only with the lists that are about the same thing: one of the same public name,
+            # one that governs or filters a channel it governs or filters, or one it is a partial copy
+            # of (all its codes are the other's) when the code looks a code up in it by its place
+            # (`sorted(failures, key=ORDER.index)`): then it is used as the whole vocabulary, and a
+            # code it lacks fails there. A partial copy used otherwise (the statuses a polling loop
+            # stops on, the options one version supports, the reasons one cache gives) is a
+            # selection for that use: every such finding on the corpus was false (POLICIES.md).
+            # Two vocabularies that only share some words and type different fields (`StopReason`,
+            # `RunOutcome`), or that a function maps one onto the other, are two levels. A list of
+            # lowercase words is mostly a selection of a vocabulary (`OPENAI_FINISH_REASONS` of all
+            # finish reasons): only a list of its name is its copy
             vocabulary = _vocabulary(registry, project.patterns.code)
+            looked_up = id(registry) in project.looked_up
             peers = [other for other in group if other is not registry
                      and (id(registry), id(other)) not in project.levels
                      and (other.name == registry.name and not registry.name.startswith("_")
-                          or vocabulary and (registry.codes < other.codes and not _narrows(registry.name, other.name)
+                          or vocabulary and (looked_up and registry.codes < other.codes
                                              or ties.get(id(other), set()) & ties.get(id(registry), set())))]
             union = frozenset().union(registry.codes, *(other.codes for other in peers))
             missing = union - registry.codes

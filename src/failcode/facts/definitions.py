@@ -1,8 +1,10 @@
-"""Part of the extractor: what a module defines at its top level that can be a registry.
+"""Part of the extractor: what a module defines at its top level that can be a registry, and where
+it looks a code up in one.
 
 A collection or `Literal` of codes bound to a name, a class of members, a `type` alias, and the
-module's UPPER_CASE string constants (which may name a code), and the registry-like types that
-annotate a function's return or a name.
+module's UPPER_CASE string constants (which may name a code), the registry-like types that
+annotate a function's return or a name, and the registry-like lists a code is looked up in by its
+place (`ORDER.index(code)`): lists used as the whole vocabulary.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ from failcode.model import COLLECTIONS, Constant
 
 
 class Definitions:
-    """Part of `Extractor`: registries, constants and registry-typed annotations."""
+    """Part of `Extractor`: registries, constants, registry-typed annotations and lookups."""
+
+    def _note_lookups(self, node: cst.Call) -> None:
+        """`ORDER.index(code)`, `sorted(failures, key=ORDER.index)`: a code looked up in a
+        registry-like list by its place, which fails for a code the list lacks."""
+        for part in (node.func, *(arg.value for arg in node.args)):
+            if isinstance(part, cst.Attribute) and part.attr.value == "index":
+                name = dotted(part.value)
+                if name is not None and self.shapes.looks_like_registry(name.rpartition(".")[2]):
+                    self.lookups.add(self._qualify(name))
 
     def _registry_type(self, annotation: cst.BaseExpression, plain: bool = False) -> Optional[str]:
         """The qualified name of a registry-like type (`Outcome`, `codes.FailureReason`,

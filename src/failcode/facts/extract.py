@@ -69,6 +69,7 @@ class Extractor(Tries, Recordings, Definitions, FilterHooks):
         self.pending: list[Callable[[Callable[[cst.CSTNode], Pos]], object]] = []
         self.stage_pending: list[Callable[[Callable[[cst.CSTNode], Pos]], None]] = []
         self.recording: set[int] = set()  # handlers with at least one site
+        self.lookups: set[str] = set()  # registry-like lists a code is looked up in (`ORDER.index(code)`)
         self.next_try = 0
         self.next_handler = 0
 
@@ -81,7 +82,8 @@ class Extractor(Tries, Recordings, Definitions, FilterHooks):
         gives each line of a masked `source` its line in the file (screen.Masked)."""
         self.walk(self.module)
         if not self.pending:
-            return FileFacts(self.path, self.module_name)
+            return FileFacts(self.path, self.module_name, imports=tuple(sorted(self.imports.targets)) if self.lookups
+                             else (), lookups=tuple(sorted(self.lookups)))
         wanted: list[cst.CSTNode] = []
 
         def note(node: cst.CSTNode) -> Pos:  # a throw-away first build lists the nodes facts need
@@ -117,8 +119,10 @@ class Extractor(Tries, Recordings, Definitions, FilterHooks):
             tuple(buckets[Constant]),
             # a site's registry is the one its module defines or imports (project.Project.in_scope)
             # (and a filter's, FC004)
-            tuple(sorted(self.imports.targets)) if buckets[Site] or buckets[Annotation] or buckets[Filter] else (),
+            tuple(sorted(self.imports.targets)) if buckets[Site] or buckets[Annotation] or buckets[Filter]
+            or self.lookups else (),
             annotations=tuple(sorted(set(buckets[Annotation]), key=_annotation_key)),  # a set: no order, no repeats
+            lookups=tuple(sorted(self.lookups)),
         )
 
     def walk(self, node: cst.CSTNode) -> None:
@@ -242,6 +246,7 @@ class Extractor(Tries, Recordings, Definitions, FilterHooks):
             self._note_narrowing(node, name)
         if self.function is not None:
             self._call_sites(node, keywords)
+        self._note_lookups(node)
         self.filters.call(node, name)
         if name is not None and name.rpartition(".")[2] in _SAYING:
             return self._quoted(node)
@@ -346,6 +351,7 @@ def extract_parts(parts, original: str, path: str, module_name: str, is_package:
     merged: dict[str, list] = {"sites": [], "tries": [], "tests": [], "registries": [], "filters": []}
     annotations: set[Annotation] = set()
     imports: set[str] = set()
+    lookups: set[str] = set()
     first: Optional[FileFacts] = None
     for number, part in enumerate(parts):
         facts = extract_source(original, path, module_name, is_package, settings, masked=part)
@@ -364,14 +370,15 @@ def extract_parts(parts, original: str, path: str, module_name: str, is_package:
             merged[kind] += [found for found in getattr(facts, kind) if owned(found)]
         annotations.update(facts.annotations)
         imports.update(facts.imports)
+        lookups.update(facts.lookups)
     sites, tries = _numbered(merged["sites"], merged["tries"])
     return dataclasses.replace(
         first, sites=tuple(sorted(sites, key=_position)), tries=tuple(tries),
         tests=tuple(sorted(merged["tests"], key=_position)),
         registries=tuple(sorted(merged["registries"], key=_position)),
         filters=tuple(sorted(merged["filters"], key=_position)),
-        annotations=tuple(sorted(annotations, key=_annotation_key)),
-        imports=tuple(sorted(imports)) if sites or annotations or merged["filters"] else ())
+        annotations=tuple(sorted(annotations, key=_annotation_key)), lookups=tuple(sorted(lookups)),
+        imports=tuple(sorted(imports)) if sites or annotations or merged["filters"] or lookups else ())
 
 
 def _position(fact) -> Pos:

@@ -487,6 +487,16 @@ class _Registries:
     def registry_like(self, name: str) -> bool:
         return self.screen.looks_like_registry(name) or name in self.aliases
 
+    def lookup(self, node: ast.Call) -> None:
+        """`ORDER.index(code)`, `key=ORDER.index` on a registry-like name (the extractor's
+        `_note_lookups`): a list used as the whole vocabulary."""
+        for part in (node.func, *node.args, *(keyword.value for keyword in node.keywords)):
+            if isinstance(part, ast.Attribute) and part.attr == "index":
+                name = part.value.id if isinstance(part.value, ast.Name) else \
+                    part.value.attr if isinstance(part.value, ast.Attribute) else None
+                if name is not None and self.registry_like(name):
+                    raise _Maybe
+
     def registry_typed(self, annotation: ast.expr) -> bool:
         """Whether a return or variable annotation may name a registry (a superset of the extractor's
         `_registry_type`). A registry-like name is a hot word: an annotation on lines without one
@@ -727,6 +737,7 @@ class _Walk(_Registries):
                 if function is not None:
                     self.call_site(node)
                 self.call_filter(node)
+                self.lookup(node)
             elif kind is ast.Compare:
                 if function is not None:
                     self.test(node)

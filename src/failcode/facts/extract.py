@@ -81,9 +81,8 @@ class Extractor(Tries, Recordings, Definitions, FilterHooks):
         computed for the fact nodes alone; without `source`, the whole module is positioned. `rows`
         gives each line of a masked `source` its line in the file (screen.Masked)."""
         self.walk(self.module)
-        if not self.pending:
-            return FileFacts(self.path, self.module_name, imports=tuple(sorted(self.imports.targets)) if self.lookups
-                             else (), lookups=tuple(sorted(self.lookups)))
+        if not self.pending and not self.lookups:
+            return FileFacts(self.path, self.module_name)
         wanted: list[cst.CSTNode] = []
 
         def note(node: cst.CSTNode) -> Pos:  # a throw-away first build lists the nodes facts need

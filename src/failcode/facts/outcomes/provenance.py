@@ -152,7 +152,10 @@ class Provenance:
 
     def sides(self) -> tuple[list[tuple[ast.AST, frozenset[str]]], frozenset[str]]:
         """The reads that can fail on a parameter's data, each with the parameters it reads: those
-        inside a try, and the parameters read by one outside every try."""
+        inside a try, and the parameters read by one outside every try; built once per function
+        (`guarded_side` and each try's `tried_side` read it)."""
+        if self._sides is not None:
+            return self._sides
         inside: set[int] = set()
         for node in _nodes(self.own_statements, prose=False):
             if isinstance(node, _TRY):
@@ -173,7 +176,8 @@ class Provenance:
                 tried.append((node, given))
             else:
                 exposed.update(given)
-        return tried, frozenset(exposed)
+        self._sides = (tried, frozenset(exposed))
+        return self._sides
 
     def guarded_side(self) -> frozenset[str]:
         """The parameter whose data the function reads only inside a try, when another parameter's

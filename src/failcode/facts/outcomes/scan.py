@@ -172,6 +172,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.tried: dict[int, tuple[StageCall, ...]] = {}  # stages of each try a fallback stands in for
         self._candidates: Optional[frozenset[str]] = None  # parameters holding the evaluated output
         self._origins = None  # (parameters, name → its bindings: line, the parameters bound), built on first need
+        self._sides = None  # (reads inside a try with what they read, parameters read outside every try), on first need
         if self.walked:
             self.block(function.body, _Context())
 

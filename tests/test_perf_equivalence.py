@@ -129,3 +129,34 @@ def test_no_pool_inside_another_pools_worker(tmp_path):
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert "in a worker: 1" in result.stdout, result.stderr
     assert "in the main process: 4" in result.stdout
+
+
+def test_the_fast_walk_meets_every_node_ast_walk_meets():
+    """facts/walk.py skips the fields that hold no node (`Name.id`, `Constant.value`, `Global.names`);
+    it must still meet every node `ast.walk` meets (less `Load`/`Store` markers), and nothing else:
+    a `case True:` pattern's value and `**rest` in a dict are no nodes."""
+    import ast
+    from collections import Counter
+
+    from failcode.facts.walk import child_nodes, walk
+
+    snippet = textwrap.dedent('''
+        global g
+        def f(x, *a, k=1, **kw):
+            nonlocal_free = {**kw, "b": [y async for y in a if y]}
+            match x:
+                case None | True: pass
+                case Point(x=0, y=[1, *rest]) as p: pass
+                case {"a": 1, **others}: pass
+            return f"{x!r:>{k}}" if (z := x) else lambda q: q
+        ''')
+    sources = [snippet, *(path.read_text(encoding="utf-8") for path in stdlib_files(limit=40))]
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue  # lib2to3's Python 2 test data
+        expected = Counter(id(node) for node in ast.walk(tree) if not isinstance(node, ast.expr_context))
+        assert Counter(id(node) for node in walk(tree)) == expected
+        children = Counter(id(child) for node in walk(tree) for child in child_nodes(node))
+        assert children == expected - Counter({id(tree): 1})

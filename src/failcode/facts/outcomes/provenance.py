@@ -141,13 +141,15 @@ class Provenance:
         or when no other side is read unguarded. An unnamed reference the code distrusts more than
         the candidate's output would be taken for the candidate: the code's own guard is the
         evidence, as it is for `guarded_side`."""
-        if _HARNESS_REPLY.intersection(segments(self.qualname.rpartition(".")[2])):
-            return frozenset()
-        tried, exposed = self.sides()
-        inside = {id(part) for part in _nodes(attempt.body, prose=False)}
-        here = frozenset().union(*(given for node, given in tried if id(node) in inside))
+        if len(_parameters(self.function)) < 2 or _HARNESS_REPLY.intersection(segments(self.qualname.rpartition(".")[2])):
+            return frozenset()  # one side, or none: nothing to tell apart
+        # this try's sides first: most tries read none or two, and the whole function's reads
+        # (`sides`) are then never needed
+        here = frozenset().union(*(given for node in _nodes(attempt.body, prose=False)
+                                   for given in [self.read_sides(node)] if given is not None))
         if len(here) != 1 or is_reference_name(next(iter(here))):
             return frozenset()  # a try around the reference named so guards the harness's data
+        tried, exposed = self.sides()
         return here if exposed - here - frozenset().union(*(given for _, given in tried)) else frozenset()
 
     def sides(self) -> tuple[list[tuple[ast.AST, frozenset[str]]], frozenset[str]]:
@@ -163,14 +165,8 @@ class Provenance:
         tried: list[tuple[ast.AST, frozenset[str]]] = []
         exposed: set[str] = set()
         for node in _nodes(self.own_statements, prose=False):
-            # a class called builds a record of what it is given (`Score(prediction=…)`), reading nothing
-            if isinstance(node, ast.Call) and self.can_fail(node) and not _method(node)[:1].isupper():
-                receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-                given = self.given(node) | (self.origins([receiver]) if receiver is not None else frozenset())
-            elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice) \
-                    and isinstance(node.ctx, ast.Load):
-                given = self.origins([node.value])  # `step.split("(")[1]`: an index the data may not have
-            else:
+            given = self.read_sides(node)
+            if given is None:
                 continue
             if id(node) in inside:
                 tried.append((node, given))
@@ -178,6 +174,17 @@ class Provenance:
                 exposed.update(given)
         self._sides = (tried, frozenset(exposed))
         return self._sides
+
+    def read_sides(self, node: ast.AST) -> Optional[frozenset[str]]:
+        """The parameters a read that can fail on their data reads (a call, with its receiver, or
+        an index: `step.split("(")[1]` may not have one); None for a node that is no such read. A
+        class called builds a record of what it is given (`Score(prediction=…)`), reading nothing."""
+        if isinstance(node, ast.Call) and self.can_fail(node) and not _method(node)[:1].isupper():
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            return self.given(node) | (self.origins([receiver]) if receiver is not None else frozenset())
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
+            return self.origins([node.value])
+        return None
 
     def guarded_side(self) -> frozenset[str]:
         """The parameter whose data the function reads only inside a try, when another parameter's

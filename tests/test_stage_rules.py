@@ -413,6 +413,72 @@ def test_fc006_single_external_call_is_quiet(project):
     assert project.findings() == []
 
 
+def test_fc003_a_default_choice_is_no_outcome(project):
+    """A plain string that names a thing the function chose or classified (a type, an encoding, a
+    method) is no outcome: a handler that falls back to the default choice reports nothing false
+    (sglang's argument-type guess, safety's encoding probe; session 38's sweep and the tune split
+    judged every such finding false). Reported before session 38."""
+    project.write({"kinds.py": '''
+        import json
+
+
+        def argument_type(text):
+            try:
+                value = json.loads(text)
+                if isinstance(value, (int, float)):
+                    return "number"
+                if isinstance(value, dict):
+                    return "object"
+                return "string"
+            except Exception:
+                return "string"
+
+
+        def detect_encoding(path):
+            try:
+                with open(path, "rb") as handle:
+                    guess = sniff(handle.read(4096))
+                if guess:
+                    return guess
+                return "utf-8"
+            except Exception:
+                log.exception("cannot sniff %s", path)
+                return "utf-8"
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == []
+
+
+def test_fc003_a_plain_string_that_says_how_the_work_went_is_an_outcome(project):
+    """Controls, reported before and after: a plain string with a word of how work ended or what a
+    check found (`"erroneous"`, `"tool_completed"`) is an outcome, and a handler that records it for
+    every failure counts the crash as one (opik's SycEval parser: any exception is "erroneous", a
+    genuine classification of the judge's reply)."""
+    project.write({"parser.py": '''
+        import json
+
+
+        def classify(reply):
+            try:
+                data = json.loads(reply)
+                if data["sycophantic"]:
+                    return "erroneous"
+                return "progressive"
+            except Exception:
+                return "erroneous"
+
+
+        def run_tool(tool, args):
+            try:
+                result = tool.run(**args)
+                if result is None:
+                    return "tool_empty"
+                return "tool_completed"
+            except Exception:
+                return "tool_completed"
+        '''})
+    assert [f for f in project.findings() if f[1] == "FC003"] == [("parser.py", "FC003", 11), ("parser.py", "FC003", 21)]
+
+
 def test_fc003_empty_string_default_is_quiet(project):
     """minidom: `return ""` on the missing path and in `except KeyError` is a default, not an outcome."""
     project.write({"dom.py": '''

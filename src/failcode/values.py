@@ -34,9 +34,36 @@ _STATUS_WORDS = frozenset(
 )
 
 
+# Words that say how a piece of work ended or what a check of it found: the concept "an outcome"
+# (`passed`, `erroneous`, `tool_completed`, `timeout`, `Incorrect`). A plain string without one
+# names a thing a function chose or classified: an encoding (`utf-8`), a type (`string`), a method
+# (`tasks`, `combine`), a backend's class path. Work that has not ended (`pending`, `processing`)
+# has no outcome yet.
+_OUTCOME_WORDS = frozenset(
+    "success succeeded successful succeed ok okay pass passed passes fail fails failed failing failure error errors"
+    " errored erroneous exception correct incorrect wrong right valid invalid yes no true false good bad"
+    " accept accepted reject rejected approve approved deny denied allow allowed block blocked refuse refused"
+    " decline declined resolve resolved unresolved complete completed done finish finished win won lose lost loss"
+    " tie draw timeout timeouts timed expire expired cancel cancelled canceled abort aborted stop stopped skip"
+    " skipped crash crashed kill killed unavailable unhealthy unreachable match matched mismatch safe unsafe unknown"
+    " found missing present absent exists".split()
+)
+
+
 class Values:
     """Part of `Project`: the words of a recorded value (its `patterns`: internal and blame), and
     the registered code it may be a typo of."""
+
+    def says_outcome(self, site: Site, value: str) -> bool:
+        """Whether a value a site records is an outcome: a code (registered, or shaped as one),
+        anything a function that judges records (its verdict: `"A"`, `"tie"`), or a plain string
+        with a word of how work ended (`"erroneous"`, `"tool_completed"`). Otherwise it is a choice
+        the function makes (`return "utf-8"`, `return "string"` for a value no parser took), and a
+        handler that falls back to a default choice reports no outcome: on the tune split and
+        session 38's sweep, every such finding was judged false (coverage's `"combine"`, dask's
+        `"tasks"`, safety's `"utf-8"`, sglang's type guesses and attention backend)."""
+        return self.is_code(site) or is_verdict_function(site.function.rpartition(".")[2]) \
+            or not _OUTCOME_WORDS.isdisjoint(segments(value))
 
     def near_miss(self, site: Site, code: str) -> Optional[tuple[str, Registry]]:
         """A registered code `code` is probably a typo of (`ANSWER_MISMATHC` → `ANSWER_MISMATCH`),

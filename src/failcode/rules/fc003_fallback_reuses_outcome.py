@@ -50,6 +50,8 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue  # an empty string is a default, not an outcome
         if site.handler in signalled or project.is_failure_status(value, site.function):
             continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
+        if not project.says_outcome(site, value):
+            continue  # `return "utf-8"` when the probe failed: a default choice, not how the work went
         if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:
             continue  # one plain string returned on every path is a default; verdicts come in kinds
         # Only the try body and what follows the try are the outcome the handler stands in for; a

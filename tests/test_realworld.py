@@ -94,16 +94,16 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """211 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    """219 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
     of three and one of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
-    of session 34's, the 14 of session 36's and the 1 of session 37's (seen).
+    of session 34's, the 14 of session 36's, the 1 of session 37's and the 8 of session 38's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 73, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 81, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -441,7 +441,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # follow them up to .45 and .82 (tune) and .49 and .79 (held-out). Fresh batch 24 (fmeval,
 # arthur-bench, langchain-benchmarks, lm-polygraph: 3 findings judged blind, all false; none of its
 # 20 real defects found) moved held-out recall to 10/470 and precision to 74/150 real, 118/150 real
-# or debatable, below the floor of .79, which follows it to .78.
+# or debatable, below the floor of .79, which follows it to .78. Session 38's FC003 choice policy
+# (4 tune findings silenced: 1 debatable, 3 false; 1 held-out, debatable) and its sweep of 20 new
+# packages (eight seen packages, 24 findings judged blind: 4 real, 9 debatable, 11 false, 6 of
+# them, 1 debatable and 5 false, silenced by that policy) moved tune precision to 173/370 real and
+# 308/370 real or debatable, held-out precision to 74/149 and 117/149: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.233, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.021, "precision_real": 0.49, "precision_real_or_debatable": 0.78},

@@ -60,8 +60,9 @@ class Values:
         with a word of how work ended (`"erroneous"`, `"tool_completed"`). Otherwise it is a choice
         the function makes (`return "utf-8"`, `return "string"` for a value no parser took), and a
         handler that falls back to a default choice reports no outcome: on the tune split and
-        session 38's sweep, every such finding was judged false (coverage's `"combine"`, dask's
-        `"tasks"`, safety's `"utf-8"`, sglang's type guesses and attention backend)."""
+        session 38's sweep, none of those findings was judged real, and 8 of 10 were false
+        (coverage's `"combine"`, dask's `"tasks"`, safety's `"utf-8"`, sglang's type guesses and
+        attention backend)."""
         return self.is_code(site) or is_verdict_function(site.function.rpartition(".")[2]) \
             or not _OUTCOME_WORDS.isdisjoint(segments(value))
 

@@ -194,3 +194,31 @@ def test_genuine_passes_and_ordinary_flags_stay_quiet(project):
             return sock
         '''})
     assert project.findings() == []
+
+
+def test_a_call_named_for_failure_records_the_failure(project):
+    """sglang's role switch (session 38's sweep, judged false): `return _fail(…, safe_to_restore=True)`
+    when the memory query raises is an explicit failure with its own message; the keyword describes
+    it, and lets nothing through unnoticed. Control, reported before and after: the same keyword on a
+    record not named for failure (`SwitchResult(safe_to_restore=True)`) is a pass."""
+    project.write({"switch.py": '''
+        def check_headroom(scheduler, required_gb):
+            try:
+                available_gb = get_available_gpu_memory(scheduler.device)
+            except Exception as e:
+                return _fail(f"failed to check headroom: {e}", safe_to_restore=True)
+            if available_gb < required_gb:
+                return _fail("not enough memory for graphs", safe_to_restore=True)
+            return None
+
+
+        def check_headroom_quietly(scheduler, required_gb):
+            try:
+                available_gb = get_available_gpu_memory(scheduler.device)
+            except Exception:
+                return SwitchResult(safe_to_restore=True)
+            if available_gb < required_gb:
+                return SwitchResult(safe_to_restore=False)
+            return None
+        '''})
+    assert project.findings() == [("switch.py", "FC003", 15)]

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.model import ANY_NUMBER, ANY_STATUS, FileFacts, Finding, Write
-from failcode.names import is_predicate_name
+from failcode.names import FAILURE_WORDS, is_predicate_name, segments
 from failcode.project import Project
 
 CODE = "FC003"
@@ -120,7 +120,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
                              or g.kind == "reply" and value not in ("None", "nan") and (answers or not fallback.kept))),
                        None)
         key = (fallback.function, fallback.trigger)  # one finding per fallback path
-        guard = genuine is None and answers and fails_open(fallback)
+        guard = genuine is None and answers and fails_open(fallback) and not _failure_record(fallback.channel)
         if genuine is None and not guard or key in said:
             continue
         said.add(key)
@@ -163,6 +163,14 @@ def _fails_closed(fallback: Write) -> bool:
     name = fallback.function.rpartition(".")[2]
     return fallback.kind in ("except", "narrow-except") and fallback.values[0] == "0.0" and is_predicate_name(name) \
         and not is_verdict_function(name) and not fails_open(fallback)
+
+
+def _failure_record(channel: str) -> bool:
+    """`_fail(safe_to_restore=)`, `error_result(allowed=)`: a keyword of a call named for failure
+    describes the failure the handler records, as a failure code recorded beside the fallback does
+    (`Write.recorded_beside`); what it lets through is not let through unnoticed."""
+    call, paren, _ = channel.partition("(")
+    return bool(paren) and not FAILURE_WORDS.isdisjoint(segments(call.rpartition(".")[2]))
 
 
 def _integer(value: str) -> bool:

@@ -1669,6 +1669,17 @@ def shown(command):
         return None
     print(result.stderr if result.stderr else "no warnings")
     return text
+
+
+def wait_for(command, pattern):
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate()
+    if pattern in out:
+        return out
+    if err:
+        raise RuntimeError(f"command error: {err}")
+    else:
+        raise RuntimeError("the output ended before the pattern")
 '''
 
 
@@ -1676,7 +1687,9 @@ def test_a_command_whose_status_is_read_or_handed_on_stays_quiet(project):
     """Quiet: the status decides or is read (`returncode`, `check=True`, `check_returncode()`), the
     command was asked a question and its stdout is the answer (the commit, or nothing; `== "true"`),
     the process goes to a caller who may read it, or what is tested is more than the output (a
-    prefix) or only chooses words to show."""
+    prefix) or only chooses words to show, or every arm of the test raises (sglang's pod-log
+    watcher, session 38's sweep: the run failed either way, and stderr only words the error; `build`
+    above, whose other arm goes on, is reported)."""
     found, _ = _check(project, COMMANDS_QUIET)
     assert found == []
 

@@ -20,7 +20,7 @@ from typing import Optional
 from failcode.causes import PROGRAM_STARTS
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Pending
-from failcode.facts.outcomes.syntax import _awaited, _callee, _exit_status, _leaves, _resolve
+from failcode.facts.outcomes.syntax import _always_leaves, _awaited, _callee, _exit_status, _leaves, _resolve
 from failcode.facts.walk import walk
 
 # The calls that start a child process and leave its exit status to the caller (`run` returns it on
@@ -100,10 +100,14 @@ class Commands:
     def judged_by_output(self, node: ast.If) -> None:
         """Notes an `if` that asks whether a command wrote to stderr (`if len(stderr) == 0:`, `if
         not errors:` of `stdout + stderr`, `if err.strip():`) and takes a different way on each
-        answer: an arm that leaves, or an `else`."""
+        answer: an arm that leaves, or an `else`. Not one whose every arm raises (`if stderr: raise
+        Exception(f"kubectl error: {stderr}") else: raise Exception("pattern not detected")`):
+        the command's run is a failure either way, and the test only words the error."""
         output = self.output_of(_emptiness(node.test))
+        raises = (ast.Raise,)
         if output is not None and "stderr" in output[1] and output[0] in self.commands \
-                and (node.orelse or _leaves(node.body)):
+                and (node.orelse or _leaves(node.body)) \
+                and not (_always_leaves(node.body, raises) and _always_leaves(node.orelse, raises)):
             self.output_tests.append((node, output[0], self.commands[output[0]]))
 
     def returned_verdict(self, statement: ast.Return) -> None:

@@ -11,8 +11,8 @@ from typing import Callable, Optional
 from failcode.causes import NOT_FOUND, is_broad_family, is_the_cause
 from failcode.facts.outcomes.records import _Context, _Pending
 from failcode.facts.outcomes.syntax import (
-    _DEFINITIONS, _Defaults, _NOWHERE, _TRY, _awaited, _blocks, _bound, _callee, _caught, _constant, _dotted,
-    _explained, _leaves, _narrows, _nodes, _positional, _read_from, _reraises, _resolve, _short)
+    _DEFINITIONS, _Defaults, _NOWHERE, _TRY, _always_leaves, _awaited, _blocks, _bound, _callee, _caught, _constant,
+    _dotted, _explained, _leaves, _narrows, _nodes, _positional, _read_from, _reraises, _resolve, _short)
 from failcode.facts.stages import is_trivial
 from failcode.facts.vocabulary import ALLOWS, fails_open, lets_through
 from failcode.facts.walk import walk
@@ -103,15 +103,6 @@ def _logs_error(statement: ast.stmt) -> bool:
         return False
     receiver = _dotted(call.func.value) or ""
     return any(word.startswith("log") for word in segments(receiver))
-
-
-def _always_leaves(body: list[ast.stmt]) -> bool:
-    """A block that leaves the path on every path through it: its last statement leaves, or is an
-    `if` whose arms both do."""
-    last = body[-1] if body else None
-    if isinstance(last, ast.If):
-        return _always_leaves(last.body) and _always_leaves(last.orelse)
-    return isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
 def _only_compares(statement: ast.stmt) -> bool:

@@ -283,6 +283,18 @@ def _leaves(body: list[ast.stmt]) -> bool:
     return any(isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)) for node in _nodes(body))
 
 
+_LEAVING = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def _always_leaves(body: list[ast.stmt], ways: tuple[type, ...] = _LEAVING) -> bool:
+    """A block that leaves the path on every path through it, by one of `ways` (`(ast.Raise,)`: it
+    always raises): its last statement does, or is an `if` whose arms both do."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return _always_leaves(last.body, ways) and _always_leaves(last.orelse, ways)
+    return isinstance(last, ways)
+
+
 def _reraises(body: list[ast.stmt], bare_only: bool = False) -> bool:
     """A `raise` in the block (`bare_only`: a bare `raise`, the exception passed on as it is)."""
     for statement in body:

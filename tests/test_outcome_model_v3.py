@@ -1788,3 +1788,170 @@ def theirs(path):
 '''
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- "no result" read as a cause across modules (principles 2 and 6) -------------------------------
+
+STORE = '''
+import logging
+
+from pkg.client import Client
+
+log = logging.getLogger(__name__)
+
+
+def get_agent(db: Client, agent_id):
+    try:
+        row = db.get_component(agent_id)
+        if row is None:
+            return None
+        return dict(row)
+    except Exception as exc:
+        log.error(f"could not load agent {agent_id}: {exc}")
+        return None
+
+
+class Buckets:
+    def __init__(self, cluster):
+        self.cluster = cluster
+
+    def _bucket_ready(self, name):
+        try:
+            self.cluster.buckets().get_bucket(name)
+            return True
+        except Exception:
+            return False
+
+    def search(self, name, query):
+        if not self._bucket_ready(name):
+            raise ValueError(f"Bucket {name} does not exist, create it first")
+        return self.cluster.search(name, query)
+'''
+
+ROUTES = '''
+from pkg.store import get_agent
+
+
+class HTTPException(Exception):
+    pass
+
+
+async def read_agent(db, agent_id):
+    agent = get_agent(db, agent_id)
+    if agent is None:
+        raise HTTPException(404, "Agent not found")
+    return agent
+'''
+
+
+def test_nothing_for_every_failure_read_as_not_found(project):
+    """A helper that answers every failure with None (or False) and a caller that says "not found"
+    when it gets it: a database error is reported as a missing agent. Reported at the helper's
+    `except`, once, whichever module the caller is in."""
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
+                   "pkg/store.py": STORE, "pkg/routes.py": ROUTES})
+    found = sorted(project.findings("pkg"))
+    assert found == [("pkg/store.py", "FC006", _line_of(STORE, "except Exception as exc:")),
+                     ("pkg/store.py", "FC006", _line_of(STORE, "except Exception:"))]
+    result = project.run("check", "--format", "json", "pkg")
+    confidences = {f["line"]: f["confidence"] for f in json.loads(result.stdout)["findings"]}
+    assert set(confidences.values()) == {"medium"}  # the callers are matched by the function's name
+
+
+QUIET_STORE = '''
+import logging
+
+from pkg.client import Client
+
+log = logging.getLogger(__name__)
+
+
+def logs_the_traceback(db: Client, key):
+    try:
+        return db.get_component(key)
+    except Exception:
+        log.exception("could not load %s", key)
+        return None
+
+
+def narrow(db: Client, key):
+    try:
+        return db.components[key]
+    except KeyError:
+        return None
+
+
+def says_something_else(db: Client, key):
+    try:
+        return db.get_component(key)
+    except Exception:
+        return None
+
+
+def asks_the_os(path):
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def twice(db: Client, key):
+    try:
+        return db.get_component(key)
+    except Exception:
+        return None
+'''
+
+QUIET_OTHER = '''
+from pkg.client import Client
+
+
+class Registry:
+    def twice(self, key):
+        return self.items[key]
+'''
+
+QUIET_ROUTES = '''
+from pkg.store import asks_the_os, logs_the_traceback, narrow, says_something_else, twice
+
+
+def routes(db, key, path):
+    a = logs_the_traceback(db, key)
+    if a is None:
+        raise LookupError(f"{key} not found")
+    b = narrow(db, key)
+    if b is None:
+        raise LookupError(f"{key} not found")
+    c = says_something_else(db, key)
+    if c is None:
+        raise RuntimeError(f"could not load {key}")
+    d = asks_the_os(path)
+    if d is None:
+        raise FileNotFoundError(f"{path} does not exist")
+    e = twice(db, key)
+    if e is None:
+        raise LookupError(f"{key} not found")
+    return a, b, c, d, e
+'''
+
+
+def test_nothing_handed_on_or_said_for_what_it_is_stays_quiet(project):
+    """Quiet: a handler that logs the traceback; a narrow `except KeyError` (the lookup's own "not
+    there"); a caller that says the load failed; a try that only asks the OS (`os.stat`); and a
+    name with another definition in the project that does not answer so (which one is called is
+    unknown)."""
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
+                   "pkg/store.py": "import os" + QUIET_STORE, "pkg/other.py": QUIET_OTHER,
+                   "pkg/routes.py": QUIET_ROUTES})
+    assert project.findings("pkg") == []
+
+
+def test_nothing_read_as_not_found_control(project):
+    """Control for the quiet cases: the same helpers with the caller that says "not found" for
+    `says_something_else` are reported there, and only there."""
+    routes = QUIET_ROUTES.replace('raise RuntimeError(f"could not load {key}")', 'raise LookupError(f"{key} not found")')
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
+                   "pkg/store.py": "import os" + QUIET_STORE, "pkg/other.py": QUIET_OTHER,
+                   "pkg/routes.py": routes})
+    line = _line_of(QUIET_STORE, "except Exception:", 2) + 1  # the `import os` line written before it
+    assert project.findings("pkg") == [("pkg/store.py", "FC006", line)]

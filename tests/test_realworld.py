@@ -451,10 +451,14 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # each, both false) to 173/368 and 308/368: the floors hold. Fresh batch 25 (braintrust, parea-ai,
 # promptbench, patronus: 1 finding judged blind, false; none of its 22 real defects found) moved
 # held-out recall to 10/492, below the floor of .021, which follows it to .020, and precision to
-# 74/150 real, 117/150 real or debatable: those floors hold.
+# 74/150 real, 117/150 real or debatable: those floors hold. Session 39's FC006 form for nothing a
+# caller reads as a cause (6 tune findings judged blind: 3 real, one of them labelled, 3 debatable;
+# 2 held-out findings, both real, one of them labelled) moved tune recall to 49/206 and precision
+# to 176/374 real, 314/374 real or debatable, and held-out recall to 11/492 and precision to
+# 76/152 real, 119/152 real or debatable; the recall floors follow up to .237 and .022.
 FLOORS = {
-    "tune": {"recall": 0.233, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
-    "heldout": {"recall": 0.020, "precision_real": 0.49, "precision_real_or_debatable": 0.78},
+    "tune": {"recall": 0.237, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "heldout": {"recall": 0.022, "precision_real": 0.49, "precision_real_or_debatable": 0.78},
 }
 
 

@@ -246,6 +246,20 @@ class Raises:
 
 
 @dataclass(frozen=True)
+class Absence:
+    """A caller says why one of our functions gave nothing back (`agent = get_agent(id)` … `if
+    agent is None: raise HTTPException(404, "Agent not found")`): its callee's failures, when it
+    answers them with that same nothing, get that cause too (facts/outcomes/; FC006 joins it with
+    the callee's `swallow` blames over the project, by the callee's last name)."""
+
+    callee: str  # the function's last name (`get_agent`)
+    line: int  # the test
+    nothing: str  # what the test takes for nothing: `None` (`is None`), `False` (`is False`), `falsy` (`not x`)
+    cause: str  # causes.Cause.name (`not-found`)
+    said: str  # the words that say it
+
+
+@dataclass(frozen=True)
 class Blame:
     """A place that may name an outside party for failures of ours, and what it says
     (facts/outcomes/); whether it blames one is FC006's to judge.
@@ -253,7 +267,9 @@ class Blame:
     `shape` is what the place is: `handler`, a catch-all whose try runs our own code; `poll`, a
     catch-all in a polling loop; `status`, a branch on every failing status (`subject`: its test);
     `default`, a lookup default keyed by an exception's type (`subject`: the lookup); `no-result`,
-    the arm for no result after waiting on a child (`subject`: the child). `texts` are what it says:
+    the arm for no result after waiting on a child (`subject`: the child); `swallow`, a broad handler
+    whose only answer is `return None` or `return False` (`written`: that value), which the function's
+    callers may read as the thing not being there (`Absence`). `texts` are what it says:
     log messages, the errors it raises (class names too), strings it writes. For a handler, `own` is
     the own code the try runs, as (kind, name, line, what it says): (`yield`, "", 216, ""),
     (`raise`, "ValueError", 159, "temperature is 0"), (`call`, "self._run_judge", 282, "") for a
@@ -371,6 +387,7 @@ class FileFacts:
     # registry-like collections the module looks a code up in by its place (`ORDER.index(code)`,
     # `sorted(failures, key=ORDER.index)`), as written: a list used as the whole vocabulary
     lookups: tuple[str, ...] = ()
+    absences: tuple[Absence, ...] = ()  # callers' tests that say why our function gave nothing back
 
 
 @dataclass(frozen=True, order=True)

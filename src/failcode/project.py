@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 from failcode import causes
-from failcode.model import COLLECTIONS, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
+from failcode.model import COLLECTIONS, Absence, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 from failcode.values import Values
 
@@ -60,6 +60,11 @@ class Project(Values):
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # qualified Enum → its members' names
     # a function's last name → what each of its definitions raises that names a cause (`Raises`)
     raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    # a function's last name → what each of its definitions answers every failure of a broad
+    # handler with (`None`, `False`), or "" for a definition that does not (`Blame` shape `swallow`)
+    swallowers: dict[str, list[str]] = field(default_factory=dict)
+    # a function's last name → the callers' tests that say why it gave nothing back, with their file
+    absences: dict[str, list[tuple[str, Absence]]] = field(default_factory=dict)
     # a module of the project → the names it binds by import or assignment (`FileFacts.reexports`)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
     looked_up: set[int] = field(default_factory=set)  # ids of registries a code is looked up in by its place
@@ -79,6 +84,10 @@ class Project(Values):
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
         project.raisers = _raisers(files.values())
+        project.swallowers = _swallowers(files.values())
+        for facts in files.values():
+            for absence in facts.absences:
+                project.absences.setdefault(absence.callee, []).append((facts.path, absence))
         for facts in files.values():  # a module's `.py` and its `.pyi` stub bind names together
             if facts.module:
                 project.module_names[facts.module] = project.module_names.get(facts.module, frozenset()) \
@@ -310,6 +319,18 @@ class Project(Values):
         return bool(definitions) and all(any(said == cause and causes.catches(types, error) for error, said in raised)
                                          for raised in definitions)
 
+    def said_absent(self, function: str, nothing: str) -> list[tuple[str, Absence]]:
+        """The callers' tests that say why our function `function` (every definition of its last
+        name in the project) gave nothing back, when every definition answers a broad handler's
+        failures with `nothing` (`None`, `False`) and the test takes that for nothing (`x is
+        None`, `not x`)."""
+        name = function.rpartition(".")[2]
+        definitions = self.swallowers.get(name, ())
+        if not definitions or any(answer != nothing for answer in definitions):
+            return []
+        return [(path, absence) for path, absence in self.absences.get(name, ())
+                if absence.nothing in (nothing, "falsy")]
+
     def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
         """A known registry (or a collection made from one), or an UPPER_CASE constant named like one
         (`FAILURE_ORDER`)."""
@@ -358,6 +379,27 @@ def _raisers(files: Iterable[FileFacts]) -> dict[str, list[frozenset[tuple[str, 
             if name in named:
                 raisers.setdefault(name, []).append(frozenset(raised_by.get((facts.path, function), ())))
     return raisers
+
+
+def _swallowers(files: Iterable[FileFacts]) -> dict[str, list[str]]:
+    """A function's last name → per definition of it in the project, what a broad handler of it
+    answers every failure with (`None`, `False`; "" for a definition with no such handler, or with
+    two different answers). Only names some definition swallows under are kept."""
+    files = list(files)
+    answers: dict[tuple[str, str], set[str]] = {}
+    for facts in files:
+        for blame in facts.blames:
+            if blame.shape == "swallow":
+                answers.setdefault((facts.path, blame.function), set()).update(blame.written)
+    named = {function.rpartition(".")[2] for _, function in answers}
+    swallowers: dict[str, list[str]] = {}
+    for facts in files:
+        for function in dict.fromkeys(facts.functions):
+            name = function.rpartition(".")[2]
+            if name in named:
+                given = answers.get((facts.path, function), set())
+                swallowers.setdefault(name, []).append(next(iter(given)) if len(given) == 1 else "")
+    return swallowers
 
 
 def in_scope(registry: Registry, facts: FileFacts, imported: Optional[Imported] = None) -> bool:

@@ -170,10 +170,37 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
             f"reported as that cause — catch the exception that means it, or say what failed")
 
 
+def _swallow(blame: Blame, project: Project) -> Optional[str]:
+    """A broad handler answers every failure with nothing (`except Exception: log_error(…); return
+    None`), and a caller says why nothing came back (`if agent is None: raise HTTPException(404,
+    "Agent not found")`): the caller says that cause of every failure of the try too, a database
+    error or our own bug answered "not found" (issue 23, principles 2 and 6: "no result" logic that
+    names one cause, summarised across the project). Every definition of the function's name must
+    answer so, and the caller's test must take that answer for nothing. "Not installed" is left
+    out: an availability check (`is_megatron_available()`) that fails is, to its user, a
+    dependency not there, as a try of nothing but imports is (two tune findings, accelerate's and
+    sglang's, both such checks)."""
+    callers = [(path, absence) for path, absence in project.said_absent(blame.function, blame.written[0])
+               if absence.cause != "not-installed"]
+    if not callers:
+        return None
+    path, absence = callers[0]
+    cause = next(c for c in causes.CAUSES if c.name == absence.cause)
+    more = len({(p, a.line) for p, a in callers}) - 1
+    others = f", and {more} more caller{'s' if more > 1 else ''}" if more else ""
+    return (f"{blame.caught} returns {blame.written[0]} for every failure of the try at line {blame.attempt}, "
+            f"and its caller at {path}:{absence.line} says {_quote(absence.said)!r}, {cause.says}, when it gets "
+            f"{blame.written[0]}{others}: a failure "
+            f"there (a service error, our own bug) is reported as that cause — let the error out, or return "
+            f"something the callers tell apart from nothing")
+
+
 def _confidence(blame: Blame) -> str:
     """`medium` when only prose says the cause (a log line, a printed message): the handler may
     record or raise the failure truthfully beside it. A raised error, its message, or a value
     recorded for the cause is `high`."""
+    if blame.shape == "swallow":
+        return "medium"  # the callers are matched by the function's name
     if blame.shape != "cause":
         return "high"
     found = causes.asserted(blame.raised, blame.texts, blame.written)
@@ -188,7 +215,7 @@ def _types(caught: str) -> tuple[str, ...]:
 
 
 _SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result,
-           "cause": _cause}
+           "cause": _cause, "swallow": _swallow}
 
 
 def _says_internal(blame: Blame, project: Project) -> bool:

@@ -55,17 +55,19 @@ from failcode.facts.outcomes.tallies import enums
 from failcode.facts.outcomes.syntax import _FUNCTIONS, _constant, _definitions, _inner, note_import
 from failcode.facts.stages import StageClassifier
 from failcode.facts.walk import walk
-from failcode.model import Blame, Members, Raises, Tally, Write
+from failcode.model import Absence, Blame, Members, Raises, Tally, Write
 from failcode.names import is_constant_name
 
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
-                                                     tuple[Members, ...], tuple[Raises, ...], tuple[str, ...]]:
+                                                     tuple[Members, ...], tuple[Raises, ...], tuple[str, ...],
+                                                     tuple[Absence, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
     runs our own code, and the tallies, in source order; the module's outcome Enums; the errors
-    its functions raise that name a cause (the summary their callers are judged with), and the
-    functions it defines (so a name's every definition is known)."""
+    its functions raise that name a cause (the summary their callers are judged with), the
+    functions it defines (so a name's every definition is known), and the tests that say why one
+    of our functions gave nothing back (joined with the functions that give nothing for a failure)."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -81,6 +83,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     tallies: list[Tally] = []
     raises: list[Raises] = []
     functions: list[str] = []
+    absences: list[Absence] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -97,10 +100,13 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         tallies.extend(scan.finish_tallies(lines, module))
         raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
         functions.append(qualname)
+        absences.extend(scan.absences)
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
-    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), tuple(functions)
+    absences.sort(key=lambda absence: absence.line)
+    return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), \
+        tuple(functions), tuple(absences)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

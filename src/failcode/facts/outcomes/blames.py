@@ -11,10 +11,11 @@ from typing import Iterator, Optional
 from failcode import causes
 from failcode.facts.outcomes.records import _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
-    _BUILTINS, _NOWHERE, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted, _narrows, _nodes,
-    _reraises, _short, _simple_statements)
+    _BUILTINS, _NOWHERE, _PROBE_WORDS, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted,
+    _narrows, _nodes, _parameters, _reraises, _short, _simple_statements)
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable
 from failcode.facts.walk import child_nodes
+from failcode.model import Absence
 from failcode.names import segments
 
 
@@ -240,6 +241,70 @@ class Blames:
                                          attempt.lineno, "cause", _caught(types), tuple(calls), raised, written,
                                          subject=str(statements), told=told))
 
+    def swallow(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """Notes a broad handler whose only answer is nothing (`except Exception: log_error(…);
+        return None`, `return False`): whoever calls the function cannot tell its failures from the
+        thing not being there, and a caller that says "not found" for nothing (`Absence`) says it
+        of every failure. A handler that prints the traceback hands the truth on, as it does for a
+        cause said in words. The try must call something beyond builtins and the standard library
+        (`reaches`: another package's client, our own code): a try of nothing but imports, local
+        calls and methods of its data (`os.stat(p)`, `path.exists()`) asks the interpreter, the OS or
+        the data, whose failures are its answer, as for an existence probe. Whether a caller says so
+        is the project's to join, and FC006's to judge."""
+        if _reraises(handler.body) or _narrows(handler):
+            return
+        told = [statement for statement in handler.body if not _quiet(statement)]
+        if len(told) != 1 or not isinstance(told[0], ast.Return) or any(map(_logs_traceback, handler.body)):
+            return
+        value = told[0].value
+        nothing = None if value is not None and not isinstance(value, ast.Constant) else getattr(value, "value", None)
+        if nothing is not None and nothing is not False:
+            return  # `return 0`, `return ""`: a value, not nothing
+        if any(isinstance(node, ast.Call) and self.reaches(node) for node in _nodes(attempt.body, prose=False)):
+            self.blames.append(_PendingBlame(handler, self.qualname, (), attempt.lineno, "swallow", _caught(types),
+                                             written=(repr(nothing),)))
+
+    def reaches(self, call: ast.Call) -> bool:
+        """A call of code that can fail for reasons of its own: our own function, another package's,
+        a method of what the object holds (`self.client.get(…)`), or of what another package's call
+        returned (`manager = self.cluster.buckets()` … `manager.get_bucket(name)`), or of a
+        parameter (`db.get_component(key)`: a client it was given). Not a builtin or the standard
+        library, not a method of what those returned (`content.get("url")`), and not a parameter
+        asked whether it is there (`path.exists()`): the OS or the data answers there."""
+        if self.local(call):
+            return False
+        root, _, rest = (_callee(call) or "").partition(".")
+        if rest and root in _parameters(self.function):
+            return _PROBE_WORDS.isdisjoint(segments(rest.rpartition(".")[2]))
+        return self.is_own_call(call) or root == "self" or root in self.imports or root in self.remote
+
+    def said_absent(self, node: ast.If) -> None:
+        """`if agent is None: raise HTTPException(404, "Agent not found")` where `agent =
+        get_agent(id)`, or `if not self._bucket_exists(): raise ValueError("Bucket does not
+        exist")`: the arm says why our function gave nothing back. Kept as an `Absence` when it
+        names one cause (causes.py)."""
+        test, nothing = node.test, ""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, nothing = test.operand, "falsy"
+        elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+            other = test.comparators[0]
+            if isinstance(other, ast.Constant) and (other.value is None or other.value is False):
+                test, nothing = test.left, repr(other.value)
+        if not nothing:
+            return
+        test = _awaited(test)
+        callee = self.results.get(test.id) if isinstance(test, ast.Name) else \
+            (_callee(test) or "").rpartition(".")[2] if self.is_own_call(test) else None
+        if not callee:
+            return
+        plain = [statement for statement in node.body if isinstance(statement, _SIMPLE)]
+        raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in plain
+                                     if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
+        found = causes.asserted(raised, tuple(dict.fromkeys(_words_of(plain))), ())
+        if found is not None:
+            cause, words = found
+            self.absences.append(Absence(callee, node.lineno, nothing, cause.name, words))
+
     def raises_causes(self) -> Iterator[tuple[str, str]]:
         """(error class, cause) of each error the function raises that names a cause by its class
         or its message (`raise IOError(f"File {name!r} does not exist")`, `raise NoSuchJob(id)`),
@@ -335,6 +400,12 @@ def _carriers(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> set[int]:
         if readers and all(id(reader) in carries for reader in readers):
             carries.add(id(statement))
     return carries
+
+
+def _quiet(statement: ast.stmt) -> bool:
+    """`pass`, or a call on its own line (a log line, a print, a counter's `inc()`): a statement
+    that gives the caller nothing."""
+    return isinstance(statement, ast.Pass) or isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
 
 
 def _logs_traceback(statement: ast.stmt) -> bool:

@@ -78,6 +78,7 @@ class Branches:
         test = node.test
         if self.joined is not None:
             self.no_result(node)
+        self.said_absent(node)
         if context.kind in ("except", "narrow-except") and context.attempt is not None:
             # `except ValueError: … if any(c in answer for c in candidates): return 1.0`: what a
             # handler writes only when a test holds is a decision it makes, not its blanket fallback

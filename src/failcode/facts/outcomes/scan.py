@@ -22,12 +22,12 @@ from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
-    _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
+    _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _PROBE_WORDS, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
     _constant, _dispatch_test, _dotted, _exit_status, _key_channel, _links, _parsed_number, _resolve)
 from failcode.facts.stages import StageClassifier
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.facts.walk import child_nodes, walk
-from failcode.model import StageCall
+from failcode.model import Absence, StageCall
 from failcode.names import segments
 
 
@@ -37,9 +37,6 @@ _APPENDS = ("append", "add", "extend", "put")
 _FAIL_CLOSED = frozenset("password passwd token signature auth authenticate authorize authorized permission"
                          " permissions credential credentials hmac digest secret access allowed license licence"
                          .split())
-
-
-_PROBE_WORDS = frozenset("exist exists present".split())
 
 
 _SEARCHES = frozenset("search match fullmatch findall".split())
@@ -164,6 +161,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.asked: set[str] = set()  # local names holding how a worker ended (`done = not t.is_alive()`)
         self.writes: list[_Pending] = []
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
+        self.results: dict[str, str] = {}  # local name → the last name of our function whose result it holds
+        self.absences: list[Absence] = []  # tests that say why our function gave nothing back
         self.starts_program = False  # starts a program outside any try of its own (`Commands.started`)
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
@@ -309,8 +308,10 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
             for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.searched_answer,
                           self.read):
                 names.discard(name)
-            for table in (self.compared, self.dicts, self.records, self.statuses):
+            for table in (self.compared, self.dicts, self.records, self.statuses, self.results):
                 table.pop(name, None)
+            if self.is_own_call(inner):
+                self.results[name] = (_callee(inner) or "").rpartition(".")[2]  # `agent = get_agent(id)`
             process = _exit_status(inner)
             if process is not None:
                 self.statuses[name] = process  # `code = proc.returncode`

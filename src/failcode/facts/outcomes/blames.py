@@ -280,17 +280,22 @@ class Blames:
 
     def said_absent(self, node: ast.If) -> None:
         """`if agent is None: raise HTTPException(404, "Agent not found")` where `agent =
-        get_agent(id)`, or `if not self._bucket_exists(): raise ValueError("Bucket does not
-        exist")`: the arm says why our function gave nothing back. Kept as an `Absence` when it
-        names one cause (causes.py)."""
-        test, nothing = node.test, ""
+        get_agent(id)`, `if not self._bucket_exists(): raise ValueError("Bucket does not exist")`,
+        or the `else` of `if agent is not None:` / `if agent:`: the arm says why our function gave
+        nothing back. Kept as an `Absence` when it names one cause (causes.py)."""
+        test, nothing, arm = node.test, "falsy", node.orelse
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, nothing = test.operand, "falsy"
-        elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+            test, arm = test.operand, node.body
+        elif isinstance(test, ast.Compare) and len(test.ops) == 1:
             other = test.comparators[0]
-            if isinstance(other, ast.Constant) and (other.value is None or other.value is False):
-                test, nothing = test.left, repr(other.value)
-        if not nothing:
+            if not (isinstance(other, ast.Constant) and (other.value is None or other.value is False)):
+                return
+            if isinstance(test.ops[0], (ast.Is, ast.Eq)):
+                arm = node.body
+            elif not isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
+                return
+            test, nothing = test.left, repr(other.value)
+        if not arm:
             return
         test = _awaited(test)
         callee = self.results.get(test.id) if isinstance(test, ast.Name) else \
@@ -298,7 +303,7 @@ class Blames:
             or isinstance(test, ast.Call) and self.ours(test) else None
         if not callee:
             return
-        plain = [statement for statement in node.body if isinstance(statement, _SIMPLE)]
+        plain = [statement for statement in arm if isinstance(statement, _SIMPLE)]
         raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in plain
                                      if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
         found = causes.asserted(raised, tuple(dict.fromkeys(_words_of(plain))), ())

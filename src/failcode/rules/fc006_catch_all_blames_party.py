@@ -133,9 +133,9 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     """A broad handler (causes.py: a catch-all, OSError, RuntimeError, a client library's root
     error) names one specific cause for every failure it catches: `raise FileNotFoundError(…)`
     around a read and a parse, "configuration file not found" for a permission error, `status =
-    "timeout"` for our own bug. The family is wider than the cause, so the try can fail otherwise.
-    A failed connection may be named when the try does nothing but one call (it only talks to
-    that party), as a party may be blamed for a try that only calls it. A handler of a family
+    "timeout"` for our own bug. The family is wider than the cause, so the try can fail otherwise,
+    even when it makes one call: a try of one call whose practical failure is the cause it names
+    (`os.getcwd()`, `np.iinfo(t)`) was measured quiet and dropped (POLICIES.md). A handler of a family
     narrower than a catch-all, around nothing but calls of our own functions that raise what it
     catches to say that cause (`except IOError: "File not found"` around `filefind(name)`, which
     raises `IOError("File … does not exist")`), says what it was told: the summary of what our
@@ -157,8 +157,6 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     calls = [entry for entry in blame.own if entry[0] != "import"]
     if cause.name in ("not-installed", "not-found") and imports and blame.subject == str(len({e[2] for e in imports})):
         return None  # a try of nothing but imports: a module that does not load is missing, as it says
-    if cause.name == "connection" and blame.subject == "1" and len(calls) <= 1:
-        return None
     if not catches_all(types) and calls \
             and all(kind == "own" and project.raises_for(name, cause.name, types)
                     or kind == "start" and causes.tells_missing_program(cause, types) for kind, name, _, _ in calls):

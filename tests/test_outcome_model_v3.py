@@ -2030,3 +2030,46 @@ def other():
     project.write({"pkg/use.py": caller.replace('"megatron-core")', '"megatron-core not found")')
                    .replace("raise ModuleNotFoundError", "raise LookupError")})
     assert project.findings("pkg") == [("pkg/checks.py", "FC006", _line_of(helpers, "except Exception:"))]
+
+
+def test_nothing_by_falling_off_the_end_read_as_not_found(project):
+    """A handler that only logs, at the end of a function whose try returns a value, answers None
+    as surely as `return None`; one followed by a `return` of something else does not."""
+    store = '''
+import logging
+
+from pkg.client import Client
+
+log = logging.getLogger(__name__)
+
+
+def find_run(client: Client, run_id):
+    try:
+        return client.get_run(run_id)
+    except Exception as exc:
+        log.warning("could not load run %s: %s", run_id, exc)
+
+
+def find_other(client: Client, run_id):
+    try:
+        return client.get_run(run_id)
+    except Exception as exc:
+        log.warning("could not load run %s: %s", run_id, exc)
+    return client.placeholder(run_id)
+'''
+    caller = '''
+from pkg.store import find_other, find_run
+
+
+def require(client, run_id):
+    run = find_run(client, run_id)
+    if run is None:
+        raise LookupError(f"Could not find run {run_id}")
+    other = find_other(client, run_id)
+    if other is None:
+        raise LookupError(f"Could not find run {run_id}")
+    return run, other
+'''
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n",
+                   "pkg/store.py": store, "pkg/use.py": caller})
+    assert project.findings("pkg") == [("pkg/store.py", "FC006", _line_of(store, "except Exception as exc:"))]

@@ -243,9 +243,9 @@ class Blames:
 
     def swallow(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a broad handler whose only answer is nothing (`except Exception: log_error(…);
-        return None`, `return False`): whoever calls the function cannot tell its failures from the
-        thing not being there, and a caller that says "not found" for nothing (`Absence`) says it
-        of every failure. A handler that prints the traceback hands the truth on, as it does for a
+        return None`, `return False`, or falling off the end of a function whose try returns a
+        value): whoever calls the function cannot tell its failures from the thing not being
+        there, and a caller that says "not found" for nothing (`Absence`) says it of every failure. A handler that prints the traceback hands the truth on, as it does for a
         cause said in words. The try must call something beyond builtins and the standard library
         (`reaches`: another package's client, our own code): a try of nothing but imports, local
         calls and methods of its data (`os.stat(p)`, `path.exists()`) asks the interpreter, the OS or
@@ -254,7 +254,12 @@ class Blames:
         if _reraises(handler.body) or _narrows(handler):
             return
         told = [statement for statement in handler.body if not _quiet(statement)]
-        if len(told) != 1 or not isinstance(told[0], ast.Return) or any(map(_logs_traceback, handler.body)):
+        if any(map(_logs_traceback, handler.body)):
+            return
+        if not told and attempt is self.function.body[-1] \
+                and any(isinstance(node, ast.Return) and node.value is not None for node in attempt.body):
+            told = [ast.Return(value=None)]  # falls off the end of a function whose try returns: `None`
+        if len(told) != 1 or not isinstance(told[0], ast.Return):
             return
         value = told[0].value
         nothing = None if value is not None and not isinstance(value, ast.Constant) else getattr(value, "value", None)

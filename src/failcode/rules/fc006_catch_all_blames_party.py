@@ -134,11 +134,11 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     error) names one specific cause for every failure it catches: `raise FileNotFoundError(…)`
     around a read and a parse, "configuration file not found" for a permission error, `status =
     "timeout"` for our own bug. The family is wider than the cause, so the try can fail otherwise,
-    even when it makes one call: a try of one call whose practical failure is the cause it names
-    (`os.getcwd()`, `np.iinfo(t)`) was measured quiet and dropped (POLICIES.md). A handler of a family
-    narrower than a catch-all, around nothing but calls of our own functions that raise what it
-    catches to say that cause (`except IOError: "File not found"` around `filefind(name)`, which
-    raises `IOError("File … does not exist")`), says what it was told: the summary of what our
+    even when it makes one call: keeping quiet a try of one call whose practical failure is the
+    cause it names (`os.getcwd()`, `np.iinfo(t)`) was measured and dropped (POLICIES.md). A handler
+    of a family narrower than a catch-all, around nothing but calls of our own functions that raise
+    what it catches to say that cause (`except IOError: "File not found"` around `filefind(name)`,
+    which raises `IOError("File … does not exist")`), says what it was told: the summary of what our
     functions raise comes from the whole project (`Project.raises_for`). Starting a program, in the
     try or in a function of ours it calls, raises `FileNotFoundError` when the program is not
     there: an `OSError` handler around it that says "not found" or "not installed" says that. So
@@ -183,15 +183,15 @@ def _swallow(blame: Blame, project: Project) -> Optional[str]:
                if absence.cause != installed.name and not causes.is_the_cause(installed, (absence.said,))]
     if not callers:
         return None
-    path, absence = callers[0]
+    path, absence = min(callers, key=lambda caller: (caller[0], caller[1].line))
     cause = next(c for c in causes.CAUSES if c.name == absence.cause)
     more = len({(p, a.line) for p, a in callers}) - 1
     others = f", and {more} more caller{'s' if more > 1 else ''}" if more else ""
-    return (f"{blame.caught} returns {blame.written[0]} for every failure of the try at line {blame.attempt}, "
-            f"and its caller at {path}:{absence.line} says {_quote(absence.said)!r}, {cause.says}, when it gets "
-            f"{blame.written[0]}{others}: a failure "
-            f"there (a service error, our own bug) is reported as that cause — let the error out, or return "
-            f"something the callers tell apart from nothing")
+    nothing = blame.written[0]
+    return (f"{blame.caught} returns {nothing} for every failure of the try at line {blame.attempt}, and its "
+            f"caller at {path}:{absence.line} says {_quote(absence.said)!r}, {cause.says}, when it gets {nothing}"
+            f"{others}: a failure there (a service error, our own bug) is reported as that cause — let the error "
+            f"out, or return something the callers tell apart from nothing")
 
 
 def _confidence(blame: Blame) -> str:

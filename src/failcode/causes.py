@@ -58,7 +58,8 @@ CAUSES = (
           re.compile(r"(?:^|\.)(?:ImportError|ModuleNotFoundError)$")),
 )
 
-NOT_FOUND = CAUSES[0]
+NOT_FOUND, _, NOT_INSTALLED = CAUSES
+BY_NAME = {cause.name: cause for cause in CAUSES}  # what facts store (`Raises.cause`, `Absence.cause`) → the cause
 
 # The standard library's calls that start a program by its name or path (the concept "starting a
 # program"): the OS refusing to start it, a `FileNotFoundError` (an `OSError`), is how a program

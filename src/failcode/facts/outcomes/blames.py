@@ -12,7 +12,7 @@ from failcode import causes
 from failcode.facts.outcomes.records import _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
     _BUILTINS, _NOWHERE, _PROBE_WORDS, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted,
-    _narrows, _nodes, _parameters, _reraises, _short, _simple_statements)
+    _narrows, _nodes, _nothing_test, _parameters, _reraises, _short, _simple_statements)
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable
 from failcode.facts.walk import child_nodes
 from failcode.model import Absence
@@ -288,24 +288,12 @@ class Blames:
         get_agent(id)`, `if not self._bucket_exists(): raise ValueError("Bucket does not exist")`,
         or the `else` of `if agent is not None:` / `if agent:`: the arm says why our function gave
         nothing back. Kept as an `Absence` when it names one cause (causes.py)."""
-        test, nothing, arm = node.test, "falsy", node.orelse
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, arm = test.operand, node.body
-        elif isinstance(test, ast.Compare) and len(test.ops) == 1:
-            other = test.comparators[0]
-            if not (isinstance(other, ast.Constant) and (other.value is None or other.value is False)):
-                return
-            if isinstance(test.ops[0], (ast.Is, ast.Eq)):
-                arm = node.body
-            elif not isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
-                return
-            test, nothing = test.left, repr(other.value)
+        test, nothing, missing = _nothing_test(node.test)
+        arm = node.body if missing else node.orelse
         if not arm:
             return
         test = _awaited(test)
-        callee = self.results.get(test.id) if isinstance(test, ast.Name) else \
-            (_callee(test) or "").rpartition(".")[2] if self.is_own_call(test) \
-            or isinstance(test, ast.Call) and self.ours(test) else None
+        callee = self.results.get(test.id) if isinstance(test, ast.Name) else self.our_function(test)
         if not callee:
             return
         plain = [statement for statement in arm if isinstance(statement, _SIMPLE)]

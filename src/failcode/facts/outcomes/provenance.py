@@ -318,6 +318,14 @@ class Provenance:
         return bool(rest) and "." not in rest and root in self.imports and root not in self.foreign \
             and not root[:1].isupper()
 
+    def our_function(self, node: ast.AST) -> Optional[str]:
+        """The last name of the function of ours a call calls: bare, a method of this class, or
+        through a module of our package (`get_agent(id)`, `self._probe()`, `store.get_agent(id)`);
+        None for any other node."""
+        if self.is_own_call(node) or isinstance(node, ast.Call) and self.ours(node):
+            return (_callee(node) or "").rpartition(".")[2] or None
+        return None
+
     def is_own_call(self, node: ast.AST) -> bool:
         """A call of this class's methods or of a function of this file or package. A class of
         ours builds a record (`return Endpoint(host=host)`): it runs no logic to blame."""

@@ -310,9 +310,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
                 names.discard(name)
             for table in (self.compared, self.dicts, self.records, self.statuses, self.results):
                 table.pop(name, None)
-            if self.is_own_call(inner) or isinstance(inner, ast.Call) and self.ours(inner):
-                # `agent = get_agent(id)`, `agent = store.get_agent(id)`
-                self.results[name] = (_callee(inner) or "").rpartition(".")[2]
+            ours = self.our_function(inner)
+            if ours is not None:
+                self.results[name] = ours  # `agent = get_agent(id)`, `agent = store.get_agent(id)`
             process = _exit_status(inner)
             if process is not None:
                 self.statuses[name] = process  # `code = proc.returncode`

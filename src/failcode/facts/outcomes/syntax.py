@@ -123,17 +123,28 @@ def note_import(node: ast.stmt, imports: dict[str, str], package: str) -> None:
                 imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
 
 
+def _nothing_test(test: ast.expr) -> tuple[ast.expr, str, bool]:
+    """(subject, nothing, missing) of a test of whether a value holds nothing: `x`, `not x`, `x is
+    None`, `x is not None`, `x is False` (the subject may be a call: `not probe()`). `nothing` is
+    what the test takes for nothing (`None`, `False`, or `falsy` for a truth test), `missing` is
+    True for the arm (the `if` body) where the subject holds it."""
+    missing, nothing = False, "falsy"
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, missing = test.operand, True
+    other = test.comparators[0] if isinstance(test, ast.Compare) and len(test.ops) == 1 else None
+    if isinstance(other, ast.Constant) and (other.value is None or other.value is False) \
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+        nothing = repr(other.value)
+        missing = missing != isinstance(test.ops[0], ast.Is)
+        test = test.left
+    return test, nothing, missing
+
+
 def _absence(test: ast.expr) -> Optional[tuple[str, bool]]:
     """(name, missing) for `x`, `not x`, `x is None`, `x is not None`: `missing` is True for the
     arm where `x` holds nothing."""
-    missing = False
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        test, missing = test.operand, True
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
-            and _constant(test.comparators[0]) == "None":
-        missing = missing != isinstance(test.ops[0], ast.Is)
-        test = test.left
-    return (test.id, missing) if isinstance(test, ast.Name) else None
+    subject, nothing, missing = _nothing_test(test)
+    return (subject.id, missing) if isinstance(subject, ast.Name) and nothing != "False" else None
 
 
 def _constant(node: ast.AST) -> Optional[str]:

@@ -1515,6 +1515,52 @@ def test_a_side_tried_elsewhere_keeps_the_try_reported(project):
     assert found == [("m.py", "FC003", _line_of(source, "    except Exception:") + 1)]
 
 
+SYMBOLIC = '''
+from sympy import simplify
+
+
+def equal_program(program1, program2):
+    def symbol_recur(step, known):
+        op, args = step.split("(")
+        return "(" + " + ".join(known.get(arg, arg) for arg in args.split("|")) + ")"
+
+    steps = program1.split(")")[:-1]
+    known_1 = {}
+    for ind, step in enumerate(steps):
+        known_1[ind] = step.strip()
+    sym_prog1 = simplify(symbol_recur(steps[-1], known_1), evaluate=False)
+    try:
+        steps = program2.split(")")[:-1]
+        known_2 = {}
+        for ind, step in enumerate(steps):
+            known_2[ind] = step.strip()
+        sym_prog2 = simplify(symbol_recur(steps[-1], known_2), evaluate=False)
+    except Exception:
+        return False
+    return sym_prog1 == sym_prog2
+'''
+
+
+def test_our_helper_run_unguarded_on_the_other_side_fails_on_the_candidate(project):
+    """HELM's and evalscope's FinQA symbolic check (judged false): the try calls our own helper,
+    whose bug would be the harness's, but the function already runs that helper outside every try
+    on the first program's data, where its bug would propagate. What the try adds is the second
+    program, the prediction, so False is the verdict on a prediction that cannot be derived."""
+    found, _ = _check(project, SYMBOLIC)
+    assert found == []
+
+
+def test_our_helper_run_only_inside_the_try_stays_reported(project):
+    """Control, reported before and after: when the first program is derived without the helper,
+    the helper runs only inside the try, and a bug of ours there would read as a wrong prediction
+    (FC003 at the handler's return)."""
+    source = SYMBOLIC.replace("simplify(symbol_recur(steps[-1], known_1), evaluate=False)",
+                              "simplify(steps[-1], evaluate=False)")
+    assert source != SYMBOLIC
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "    except Exception:") + 1)]
+
+
 SEARCHES = r'''
 import re
 

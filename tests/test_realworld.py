@@ -469,7 +469,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # held-out recall to 12/559 and precision to 77/158 real, below the floor of .49, which follows it
 # to .48, and 124/158 real or debatable. Fresh batch 29 (humanloop, beir, unbabel-comet, langkit: no
 # finding; none of its 13 real defects found) moved held-out recall to 12/572, below the floor of
-# .021, which follows it to .020.
+# .021, which follows it to .020. Session 40's whose-failure change for our helper run unguarded on
+# the other side (2 tune findings silenced, both judged false; nothing held out) moved tune
+# precision to 176/372 real and 314/372 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.237, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.020, "precision_real": 0.48, "precision_real_or_debatable": 0.78},

@@ -73,7 +73,7 @@ class Provenance:
                 continue  # `len`, a read of a literal, a log line, an error built to be raised
             given = self.given(node)
             if self.is_own_call(node):
-                if given and given <= candidates and self.parses(node):
+                if given and given <= candidates and (self.parses(node) or self.run_exposed(node, candidates)):
                     continue  # our own parser, given only the answer: what fails there is the answer
                 return False  # our own helper: a bug there is the harness's
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
@@ -82,6 +82,15 @@ class Provenance:
             if not given or not given <= candidates:
                 return False
         return True
+
+    def run_exposed(self, call: ast.Call, candidates: frozenset[str]) -> bool:
+        """Our own helper, which the function also runs outside every try on another side's data
+        (`sym_prog1 = symbol_recur(steps[-1], step_dict_1)` on the reference, then `try: sym_prog2
+        = symbol_recur(steps[-1], step_dict_2)` on the prediction): a bug of the helper's would
+        fail there, unguarded, so what the try adds is the candidate's data, as for a parser."""
+        self.sides()
+        other = self._exposed_calls.get(_callee(call) or "")
+        return bool(other) and other.isdisjoint(candidates)
 
     def can_fail(self, node: ast.Call) -> bool:
         """A call that can fail on the data it is given: not `len`, `str`, `sorted`, a read of a
@@ -155,7 +164,8 @@ class Provenance:
     def sides(self) -> tuple[list[tuple[ast.AST, frozenset[str]]], frozenset[str]]:
         """The reads that can fail on a parameter's data, each with the parameters it reads: those
         inside a try, and the parameters read by one outside every try; built once per function
-        (`guarded_side` and each try's `tried_side` read it)."""
+        (`guarded_side` and each try's `tried_side` read it), with the parameters each of our own
+        functions is given outside every try (`run_exposed`)."""
         if self._sides is not None:
             return self._sides
         inside: set[int] = set()
@@ -164,6 +174,7 @@ class Provenance:
                 inside.update(id(part) for part in _nodes(node.body, prose=False))
         tried: list[tuple[ast.AST, frozenset[str]]] = []
         exposed: set[str] = set()
+        calls: dict[str, frozenset[str]] = {}
         for node in _nodes(self.own_statements, prose=False):
             given = self.read_sides(node)
             if given is None:
@@ -172,7 +183,11 @@ class Provenance:
                 tried.append((node, given))
             else:
                 exposed.update(given)
+                if self.is_own_call(node):
+                    callee = _callee(node) or ""
+                    calls[callee] = calls.get(callee, frozenset()) | given
         self._sides = (tried, frozenset(exposed))
+        self._exposed_calls = calls
         return self._sides
 
     def read_sides(self, node: ast.AST) -> Optional[frozenset[str]]:

@@ -172,6 +172,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self._candidates: Optional[frozenset[str]] = None  # parameters holding the evaluated output
         self._origins = None  # (parameters, name → its bindings: line, the parameters bound), built on first need
         self._sides = None  # (reads inside a try with what they read, parameters read outside every try), on first need
+        self._exposed_calls: dict[str, frozenset[str]] = {}  # our function called outside every try → what it is given
         if self.walked:
             self.block(function.body, _Context())
 

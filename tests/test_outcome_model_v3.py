@@ -221,14 +221,6 @@ def narrow(path):
         raise ConfigError("configuration file not found")
 
 
-def carries_what_it_caught(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except Exception as exc:
-        raise FileNotFoundError(f"could not load {path}: {exc}") from exc
-
-
 def says_a_cause_and_carries_what_it_caught(path):
     try:
         with open(path) as f:
@@ -285,11 +277,43 @@ def passes_it_on(path):
 
 def test_a_cause_that_is_true_or_handed_on_stays_quiet(project):
     """The handler of the cause's own exception; a raise or a message that carries the caught error's
-    text, whatever class it raises (POLICIES.md: letting the class count was measured and withheld);
-    a cause said only after a test of what was caught; no specific cause; a failed connection (right
-    for a try that reaches a service, on the tune split); a re-raise."""
+    text beside the words of a cause, from a class that names none; a cause said only after a test
+    of what was caught; no specific cause; a failed connection (right for a try that reaches a
+    service, on the tune split); a re-raise."""
     found, _ = _check(project, QUIET_CAUSES)
     assert found == []
+
+
+CLASS_CARRIED = '''
+import json
+
+
+def load_topics(path):
+    try:
+        with open(path) as f:
+            return json.load(f)["topics"]
+    except Exception as exc:
+        raise FileNotFoundError(f"could not load {path}: {exc}") from exc
+
+
+def load_words(path):
+    try:
+        with open(path) as f:
+            return json.load(f)["words"]
+    except Exception as exc:
+        raise RuntimeError(f"could not load {path}: {exc}") from exc
+
+'''
+
+
+def test_a_raised_class_names_its_cause_whatever_its_message_carries(project):
+    """textarena's data loaders (labelled defects): `raise FileNotFoundError(f"…: {exc}")` around
+    a read, a JSON parse and a key lookup tells every caller that catches FileNotFoundError that the
+    file is missing, when it was malformed or lacked the key; the carried text helps a reader, not a
+    caller. Reported at the `except` (FC006). Control, quiet before and after: the same handler
+    raising RuntimeError, whose class names no cause, with the same carried text."""
+    found, _ = _check(project, CLASS_CARRIED)
+    assert found == [("m.py", "FC006", _line_of(CLASS_CARRIED, "    except Exception as exc:"))]
 
 
 TRACEBACKS = '''

@@ -475,10 +475,15 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # precision to 176/372 real and 314/372 real or debatable: the floors hold. Fresh batch 30 (okareo,
 # literalai, evalica, codebleu: 3 findings judged blind, all false; none of its 10 real defects
 # found) moved held-out recall to 12/582 and precision to 77/161 real, 124/161 real or debatable,
-# below the floors of .48 and .78, which follow it to .47 and .77.
+# below the floors of .48 and .78, which follow it to .47 and .77. Session 40's FC006 class that
+# names a cause whatever its message carries (21 tune findings judged blind: 14 real, 6
+# debatable, 1 false, four labelled; 6 held-out findings: 2 real, 4 debatable, two labelled; fresh
+# batch 30: none) moved tune recall to 53/206 and precision to 190/393 real, 334/393 real or
+# debatable, and held-out recall to 14/582 and precision to 79/167 real, 130/167 real or debatable;
+# the recall floors follow up to .257 and .024.
 FLOORS = {
-    "tune": {"recall": 0.237, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
-    "heldout": {"recall": 0.020, "precision_real": 0.47, "precision_real_or_debatable": 0.77},
+    "tune": {"recall": 0.257, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "heldout": {"recall": 0.024, "precision_real": 0.47, "precision_real_or_debatable": 0.77},
 }
 
 

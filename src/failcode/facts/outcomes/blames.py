@@ -207,11 +207,12 @@ class Blames:
         caught (`raise FileNotFoundError(…)`, "config not found", `status = "timeout"`) without
         passing the exception on as it is or looking at it first. Only what the handler does on
         every path counts (a statement under an `if` in it is a decision on what it caught), and a
-        raise or a message that carries the caught exception's own text, or a log line that prints
-        its traceback, hands the truth on beside the cause; a value it records for the cause
-        (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter reads, with or without it.
-        With it, the try's calls and imports (what else can fail there) and how many statements the
-        try runs.
+        message that carries the caught exception's own text, or a log line that prints its
+        traceback, hands the truth on beside the words of the cause; a value it records for the
+        cause (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter reads, and a class it
+        raises (`raise FileNotFoundError(f"failed to load: {e}")`) is what every caller that
+        catches it is told, with or without it. With it, the try's calls and imports (what else can
+        fail there) and how many statements the try runs.
         Whether the cause is wrong for what the try can raise is FC006's to judge."""
         if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
             return
@@ -219,7 +220,8 @@ class Blames:
         carries = _carriers(handler, plain)
         told_by = [statement for statement in plain if id(statement) not in carries]
         texts = tuple(dict.fromkeys(_words_of(told_by)))
-        raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in told_by
+        # the class a raise names is what every caller that catches it is told, whatever its message carries
+        raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in plain
                                      if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
         written = tuple(dict.fromkeys(_written(plain, frozenset())))
         codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose

@@ -302,7 +302,6 @@ def load_words(path):
             return json.load(f)["words"]
     except Exception as exc:
         raise RuntimeError(f"could not load {path}: {exc}") from exc
-
 '''
 
 

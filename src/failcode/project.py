@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional, TypeVar
 
 from failcode import causes
 from failcode.model import COLLECTIONS, Absence, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 from failcode.values import Values
+
+_T = TypeVar("_T")
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
 _LOWERCASE_CODE = re.compile(r"^[a-z][a-z0-9_]+$")
@@ -371,14 +373,7 @@ def _raisers(files: Iterable[FileFacts]) -> dict[str, list[frozenset[tuple[str, 
     for facts in files:
         for raised in facts.raises:
             raised_by.setdefault((facts.path, raised.function), set()).add((raised.error, raised.cause))
-    named = {function.rpartition(".")[2] for _, function in raised_by}
-    raisers: dict[str, list[frozenset[tuple[str, str]]]] = {}
-    for facts in files:
-        for function in dict.fromkeys(facts.functions):
-            name = function.rpartition(".")[2]
-            if name in named:
-                raisers.setdefault(name, []).append(frozenset(raised_by.get((facts.path, function), ())))
-    return raisers
+    return _by_definition(files, raised_by, frozenset)
 
 
 def _swallowers(files: Iterable[FileFacts]) -> dict[str, list[str]]:
@@ -391,15 +386,24 @@ def _swallowers(files: Iterable[FileFacts]) -> dict[str, list[str]]:
         for blame in facts.blames:
             if blame.shape == "swallow":
                 answers.setdefault((facts.path, blame.function), set()).update(blame.written)
-    named = {function.rpartition(".")[2] for _, function in answers}
-    swallowers: dict[str, list[str]] = {}
+    return _by_definition(files, answers, lambda given: next(iter(given)) if len(given) == 1 else "")
+
+
+def _by_definition(files: list[FileFacts], found: dict[tuple[str, str], set],
+                   summary: Callable[[set], _T]) -> dict[str, list[_T]]:
+    """A function's last name → the `summary` of what was `found` (by file and qualified name) for
+    each definition of that name in the project, in file order; a definition with nothing found
+    is summarised from an empty set, so one that does not answer so keeps its name's callers
+    honest. Only names something was found under are kept: the project joins calls with these by
+    the callee's last name, and every definition must agree."""
+    named = {function.rpartition(".")[2] for _, function in found}
+    by_name: dict[str, list[_T]] = {}
     for facts in files:
         for function in dict.fromkeys(facts.functions):
             name = function.rpartition(".")[2]
             if name in named:
-                given = answers.get((facts.path, function), set())
-                swallowers.setdefault(name, []).append(next(iter(given)) if len(given) == 1 else "")
-    return swallowers
+                by_name.setdefault(name, []).append(summary(found.get((facts.path, function), set())))
+    return by_name
 
 
 def in_scope(registry: Registry, facts: FileFacts, imported: Optional[Imported] = None) -> bool:

@@ -97,12 +97,13 @@ FRESH_BATCHES = {
     29: ["humanloop", "beir", "unbabel-comet", "langkit"],
     30: ["okareo", "literalai", "evalica", "codebleu"],
     31: ["openbench", "reward-kit", "swesmith", "jury"],
+    32: ["langevals", "ares-ai", "autogenbench", "valor-lite"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """247 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
-    of three and eight of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
+    """251 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    of three and nine of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
     of session 34's, the 14 of session 36's, the 1 of session 37's and the 8 of session 38's (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
@@ -485,7 +486,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # jury: 22 findings judged blind, 6 real, 5 debatable, 11 false; 5 of its 36 real defects found,
 # the same before and after the class change) moved held-out recall to 19/618 and precision to
 # 85/189 real and 141/189 real or debatable, below the floors of .47 and .77, which follow it to
-# .44 and .74; the recall floor rises to .030.
+# .44 and .74; the recall floor rises to .030. Fresh batch 32 (langevals, ares-ai, autogenbench,
+# valor-lite: no finding; none of its 12 real defects found) moved held-out recall to 19/630: the
+# floors hold.
 FLOORS = {
     "tune": {"recall": 0.257, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.030, "precision_real": 0.44, "precision_real_or_debatable": 0.74},

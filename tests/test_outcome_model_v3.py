@@ -136,6 +136,21 @@ def test_a_broad_handler_that_names_one_cause(project):
     assert confidence == {raised: "high", logged: "medium", recorded: "high"}
 
 
+def test_the_message_names_what_else_the_family_it_caught_holds(project):
+    """What else can fail is said for the family the handler catches: a catch-all hears our own
+    bugs, the OS's error does not (a permission error or a full disk is what it hides), and a
+    command's non-zero exit is the command failing for reasons of its own."""
+    source = CAUSES + COMMAND
+    _, rows = _check(project, source)
+    told = {row["line"]: row["message"] for row in rows}
+    catch_all, os_error = _line_of(source, "except Exception:", 1), _line_of(source, "except OSError:")
+    command = _line_of(source, "except (")
+    assert "(our own bug, a permission or parse error)" in told[catch_all]
+    assert "(a permission error, a full disk, a broken connection)" in told[os_error]
+    assert "our own bug" not in told[os_error]
+    assert "whatever else fails there (the command failing for any reason of its own)" in told[command]
+
+
 COMMAND = '''
 import subprocess
 

@@ -97,6 +97,24 @@ def is_broad_family(types: tuple[str, ...]) -> bool:
                for name in (t[len("builtins."):] if t.startswith("builtins.") else t for t in types))
 
 
+def other_failures(types: tuple[str, ...]) -> str:
+    """What else the broad family a handler catches holds beside the one cause it names, in a
+    message's words: a catch-all hears our own bugs; `RuntimeError` is what our own code and its
+    libraries raise for any state they refuse; the OS's error is any failure of a file, a pipe or a
+    socket; a command's non-zero exit is any reason of the command's own; a client library's root
+    error is any error of the request or of the service's answer."""
+    names = [name[len("builtins."):] if name.startswith("builtins.") else name for name in types]
+    if not names or any(name in ("Exception", "BaseException") for name in names):
+        return "our own bug, a permission or parse error"
+    if "RuntimeError" in names:
+        return "any RuntimeError, our own code's among them"
+    if any(name in _OS for name in names):
+        return "a permission error, a full disk, a broken connection"
+    if any(name.rpartition(".")[2] == "CalledProcessError" for name in names):
+        return "the command failing for any reason of its own"
+    return "a refused request, a server error, a reply that does not decode"
+
+
 def asserted(raised: tuple[str, ...], texts: tuple[str, ...], written: tuple[str, ...]) -> Optional[tuple[Cause, str]]:
     """The first specific cause the handler asserts, and the words that assert it: a raised class
     named for it (`FileNotFoundError`), a value written for it (`status = "timeout"`), or prose."""

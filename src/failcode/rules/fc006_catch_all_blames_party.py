@@ -164,7 +164,7 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     called = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in calls[:3]))
     does = f" (which calls {called})" if called else ""
     return (f"{blame.caught} says {_quote(words)!r}, {cause.says}, for every failure of the try at line "
-            f"{blame.attempt}{does}: whatever else fails there (our own bug, a permission or parse error) is "
+            f"{blame.attempt}{does}: whatever else fails there ({causes.other_failures(types)}) is "
             f"reported as that cause — catch the exception that means it, or say what failed")
 
 

@@ -159,6 +159,56 @@ def test_honest_fallbacks_stay_quiet(project):
     assert project.findings() == []
 
 
+def test_a_reason_the_genuine_verdict_also_gives_does_not_excuse_the_fallback(project):
+    """Principle 2 of the outcome-model issue: an error field beside a value excuses it only when
+    its consumers can read the failure there. A `reason` that the genuine record fills with the
+    judge's rationale for either answer is no such field: `passed=False` with `reason="judge
+    error: …"` is counted as a failing judgement by whatever reads `passed`."""
+    source = '''
+        def measure(self, case):
+            try:
+                score, reason = self.run_judge(case)
+                return MetricResult(name=self.name, score=score, passed=score >= self.threshold, reason=reason)
+            except Exception as e:
+                return MetricResult(name=self.name, score=0.0, passed=False, reason=f"judge error: {e}")
+
+
+        def grade(case, judge):
+            try:
+                verdict = judge.ask(case.prompt)
+                return {"correct": verdict.label == case.label, "message": verdict.text}
+            except Exception as e:
+                return {"correct": False, "message": str(e)}
+        '''
+    project.write({"judge.py": source})
+    assert project.findings() == [("judge.py", "FC003", 6), ("judge.py", "FC003", 14)]
+
+
+def test_a_field_only_failures_fill_still_says_what_happened(project):
+    """The control: a failure field the genuine verdict leaves empty (`error=None`) or out, or a
+    reason given only beside a constant verdict (`{"verified": False, "why": "another user"}`), is
+    where a reader finds the failure: quiet, as before the change above."""
+    project.write({"judge.py": '''
+        def measure(self, case):
+            try:
+                score = self.run_judge(case)
+                return MetricResult(name=self.name, score=score, passed=score >= self.threshold, error=None)
+            except Exception as e:
+                return MetricResult(name=self.name, score=0.0, passed=False, error=str(e))
+
+
+        def grade(case, judge):
+            try:
+                verdict = judge.ask(case.prompt)
+                if verdict.label != case.label:
+                    return {"correct": False, "failure_reason": "another label"}
+                return {"correct": verdict.score > 0.5}
+            except Exception as e:
+                return {"correct": False, "failure_reason": f"judge error: {e}"}
+        '''})
+    assert project.findings() == []
+
+
 def test_ordinary_code_stays_quiet(project):
     """Defaults, dispatches and fail-closed compares in code that judges no candidate."""
     project.write({"ordinary.py": '''

@@ -13,8 +13,8 @@ from typing import Iterator, Optional
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
-    _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _explained, _nodes,
-    _parsed_number, _resolve, _short, _simple_statements)
+    _EXPLAINING, _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _nodes,
+    _parsed_number, _record_fields, _resolve, _short, _simple_statements)
 from failcode.facts.stages import STAGE_ORDER, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
@@ -99,6 +99,13 @@ def _of(call: StageCall, data: frozenset[str]) -> StageCall:
     return StageCall(call.stage, f"{call.name} of {names}", call.line)
 
 
+def _empty(node: ast.expr) -> bool:
+    """`None`, `""`, `[]`, `{}`: a field a record leaves empty says nothing there."""
+    if isinstance(node, ast.Constant):
+        return node.value is None or node.value == ""
+    return isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not node.elts or isinstance(node, ast.Dict) and not node.keys
+
+
 class Channels:
     """Part of `Scan`: the channel a statement writes to and the role of each value written."""
 
@@ -123,8 +130,24 @@ class Channels:
             value = self.dicts[value.id]
         if context.fallback is not None:
             self.let_through(channel, value, context)
-            if _explained(value):
-                return  # `{"passed": False, "failure_reason": "…"}`: the record says what happened
+        start = len(self.writes)
+        self.record_write(channel, value, context, top, at)
+        fields = [(record, field) for record, field, item in _record_fields(value, channel) if not _empty(item)]
+        if not fields:
+            return
+        if context.fallback is not None:
+            # `{"passed": False, "failure_reason": "…"}`: the record says what happened, unless the
+            # genuine verdict's record fills that field too (`Scan.contested`)
+            told = frozenset(pair for pair in fields if set(segments(pair[1])) & _EXPLAINING)
+            if told:
+                self.explained.extend((write, told) for write in self.writes[start:])
+        elif any(write.role == "verdict" and write.kind != "decided" for write in self.writes[start:]):
+            self.described.update(fields)
+
+    def record_write(self, channel: str, value: ast.expr, context: _Context, top: bool,
+                     at: Optional[tuple[ast.AST, tuple[int, ast.expr]]]) -> None:
+        """`write` of the value itself: a record's fields as channels of their own, a tuple's items,
+        a call's keywords, and the role of each value written."""
         if top and isinstance(value, ast.Dict):
             for key, item in zip(value.keys, value.values):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):

@@ -160,6 +160,10 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.asked: set[str] = set()  # local names holding how a worker ended (`done = not t.is_alive()`)
         self.writes: list[_Pending] = []
+        # a fallback's record that names a failure in a field (`reason=f"judge error: {e}"`), with the
+        # (record, field) pairs that name it; and the pairs genuine writes fill: `Channels.write`
+        self.explained: list[tuple[_Pending, frozenset[tuple[str, str]]]] = []
+        self.described: set[tuple[str, str]] = set()
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
         self.results: dict[str, str] = {}  # local name → the last name of our function whose result it holds
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
@@ -180,7 +184,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         """The writes of channels that carry both a verdict and a fallback, less the fallbacks to a
         value the code tests for as its "no answer" marker (`judged_default`); a guard's fallback
         that lets content through; a command's unread exit status."""
-        writes = [w for w in self.writes if w.role != "fallback" or (w.channel, w.values[0]) not in self.markers]
+        told = {id(write) for write, fields in self.explained if not fields <= self.described}
+        writes = [w for w in self.writes if id(w) not in told
+                  and (w.role != "fallback" or (w.channel, w.values[0]) not in self.markers)]
         roles: dict[str, set[str]] = {}
         for write in writes:
             roles.setdefault(write.channel, set()).add(write.role)

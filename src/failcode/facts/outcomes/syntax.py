@@ -235,17 +235,26 @@ def _dispatch_test(test: ast.expr) -> Optional[str]:
 def _explained(value: ast.expr, words: frozenset[str] = _EXPLAINING) -> bool:
     """A record that names what went wrong beside its verdict: a failure-worded key or keyword
     (`{"passed": False, "failure_reason": …}`, `Result(ok=False, error=…)`), also in a tuple."""
+    return any(set(segments(field)) & words for _, field, _ in _record_fields(value, ""))
+
+
+def _record_fields(value: ast.expr, channel: str) -> Iterator[tuple[str, str, ast.expr]]:
+    """(record, field, value) of each field a record literal fills: a dict's string keys (the
+    record is the channel it is written to) and a call's keywords (the record is the class or
+    function called: `MetricResult(score=0.0, reason=…)`), also the items of a tuple."""
     items = value.elts if isinstance(value, ast.Tuple) else [value]
-    for item in items:
+    for index, item in enumerate(items):
         if isinstance(item, ast.Dict):
-            names = [k.value for k in item.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+            record = f"{channel}[{index}]" if isinstance(value, ast.Tuple) else channel
+            for key, field in zip(item.keys, item.values):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    yield record, key.value, field
         elif isinstance(item, ast.Call):
-            names = [k.arg for k in item.keywords if k.arg]
-        else:
-            continue
-        if any(set(segments(name)) & words for name in names):
-            return True
-    return False
+            record = _dotted(item.func)
+            if record is not None:
+                for keyword in item.keywords:
+                    if keyword.arg:
+                        yield record, keyword.arg, keyword.value
 
 
 def _awaited(node: Optional[ast.expr]) -> Optional[ast.expr]:

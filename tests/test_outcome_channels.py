@@ -209,6 +209,67 @@ def test_a_field_only_failures_fill_still_says_what_happened(project):
     assert project.findings() == []
 
 
+def test_a_missing_reference_scored_as_a_wrong_answer(project):
+    """Principles 1 and 5 of the outcome-model issue: the arm taken when the reference an answer is
+    checked against holds nothing (a dataset row with no ground truth) writes what a wrong answer
+    gets, so a gap in the data reads as the candidate's failure. The reference is found by its name
+    through its own methods (`sample.ground_truth.strip()`), and a name holding what a compare
+    decides (`score = 1.0 if matches else 0.0`) carries that verdict into the record it is written to."""
+    source = '''
+        def exact_match(sample, submission):
+            if not sample.ground_truth:
+                return GradeResult(score=0.0, rationale="No ground truth provided")
+            matches = submission.strip() == sample.ground_truth.strip()
+            score = 1.0 if matches else 0.0
+            return GradeResult(score=score, rationale=f"Exact match: {matches}")
+
+
+        def contains(case, output):
+            expected = case.get("expected")
+            if expected is None:
+                return 0.0
+            return 1.0 if expected.lower() in output.lower() else 0.0
+
+
+        def similarity(self, case, output):
+            if case.expected_output is None:
+                return Result(score=0.0, passed=False)
+            vectors = self.model.encode([output, case.expected_output])
+            score = cosine(vectors[0], vectors[1])
+            return Result(score=score, passed=score >= self.threshold)
+        '''
+    project.write({"graders.py": source})
+    assert project.findings() == [("graders.py", "FC003", 3), ("graders.py", "FC003", 12),
+                                  ("graders.py", "FC003", 18)]
+
+
+def test_a_missing_answer_or_a_reference_that_raises_stays_quiet(project):
+    """The candidate's own empty answer scored wrong is the right verdict, and a missing reference
+    that raises or answers None is no verdict, and a predicate that answers False when it has
+    nothing to check against fails closed: quiet before and after the change above."""
+    project.write({"graders.py": '''
+        def exact_match(sample, submission):
+            if not submission:
+                return 0.0
+            return 1.0 if submission.strip() == sample.expected_output.strip() else 0.0
+
+
+        def contains(case, output):
+            if case.reference is None:
+                raise ValueError("the case has no reference")
+            if not case.gold_label:
+                return None
+            return float(case.reference in output)
+
+
+        def is_usable_entry(path, expected_size):
+            if expected_size is None:
+                return False
+            return path.stat().st_size == expected_size
+        '''})
+    assert project.findings() == []
+
+
 def test_ordinary_code_stays_quiet(project):
     """Defaults, dispatches and fail-closed compares in code that judges no candidate."""
     project.write({"ordinary.py": '''

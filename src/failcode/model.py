@@ -158,7 +158,7 @@ class Write:
     values: tuple[str, ...]
     role: str  # "verdict" or "fallback"
     kind: str  # verdict: decided, computed, parsed; fallback: except, no-match, default, status, dispatch,
-    # unread-status (a command judged by its output: `text` is the test, `channel` the command)
+    # no-reference, unread-status (a command judged by its output: `text` is the test, `channel` the command)
     why: str
     trigger: int
     region_start: int

@@ -158,10 +158,11 @@ def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
 
 def _fails_closed(fallback: Write) -> bool:
     """A predicate that does not judge (`is_dense_contiguous`, `are_block_parameters_compatible`,
-    not `is_correct`) answers False when its check raises: the machinery failing closed, "cannot
-    tell, so no", not a verdict on something checked."""
+    not `is_correct`) answers False when its check raises or has nothing to check against
+    (`_is_usable_store_entry(path, expected_size)` with no size known): the machinery failing
+    closed, "cannot tell, so no", not a verdict on something checked."""
     name = fallback.function.rpartition(".")[2]
-    return fallback.kind in ("except", "narrow-except") and fallback.values[0] == "0.0" and is_predicate_name(name) \
+    return fallback.kind in ("except", "narrow-except", "no-reference") and fallback.values[0] == "0.0" and is_predicate_name(name) \
         and not is_verdict_function(name) and not fails_open(fallback)
 
 

@@ -9,7 +9,8 @@ import ast
 from typing import Optional
 
 from failcode.facts.outcomes.records import _Context
-from failcode.facts.outcomes.syntax import _Defaults, _absence, _dispatch_test, _leaves, _links, _nodes, _short
+from failcode.facts.outcomes.syntax import (
+    _Defaults, _absence, _dispatch_test, _leaves, _links, _missing_reference, _nodes, _short)
 
 
 def _error_status(test: ast.expr) -> bool:
@@ -92,6 +93,9 @@ class Branches:
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
             return
+        reference = _missing_reference(test) if context.fallback is None and not context.silent else None
+        if reference is not None and self.no_reference(node, reference, context, defaults, after):
+            return
         # a pattern's search of the reply (`m = PATTERN.search(reply)`); after `n = kwargs.get("n")`
         # or `child = make()`, None is an answer of its own
         absent = self.absent(test) if context.fallback is None and not context.silent else None
@@ -127,6 +131,23 @@ class Branches:
             return False
         end = (after[-1].end_lineno if after else None) or node.end_lineno or node.lineno
         self.block(missing, _Context(fallback=f"no `{name}`", kind="no-match", trigger=node.lineno,
+                                     region=(node.lineno, end)))
+        self.block(found, context, defaults, after)
+        return True
+
+    def no_reference(self, node: ast.If, reference: tuple[ast.expr, bool], context: _Context, defaults: _Defaults,
+                     after: tuple[ast.stmt, ...]) -> bool:
+        """`if not sample.ground_truth: return GradeResult(score=0.0, …)`: the arm taken when the
+        reference an answer is checked against holds nothing is a failure of the data the harness
+        brought, not of the answer, and what it writes stands in for the verdict the other path
+        works out (issue 23, principles 1 and 5: whose failure, an empty input of a scoring
+        function). False when that arm is empty."""
+        subject, body_missing = reference
+        missing, found = (node.body, node.orelse) if body_missing else (node.orelse, node.body)
+        if not missing:
+            return False
+        end = (after[-1].end_lineno if after else None) or node.end_lineno or node.lineno
+        self.block(missing, _Context(fallback=f"no `{_short(subject)}`", kind="no-reference", trigger=node.lineno,
                                      region=(node.lineno, end)))
         self.block(found, context, defaults, after)
         return True

@@ -58,7 +58,10 @@ def _weighing(name: str) -> bool:
 
 def _weighs(node: ast.expr) -> bool:
     """A compare operand named as a verdict or a score (`score`, `verdict`) or as the reference an
-    answer is checked against (`expected`, `gold_answer`, `self.reference`, `case["expected"]`)."""
+    answer is checked against (`expected`, `gold_answer`, `self.reference`, `case["expected"]`),
+    also normalised by its own methods (`sample.ground_truth.strip().lower()`: still the reference)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+        node = node.func.value
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         name = node.slice.value
     else:

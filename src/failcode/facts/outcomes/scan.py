@@ -350,7 +350,13 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
                         self.searched_answer.add(name)  # … of the candidate's own text (principle 1)
             elif isinstance(inner, ast.Dict):
                 self.dicts[name] = inner
-            verdict = self.verdict(value, judging=self.judges or is_verdict_function(name))
+            judging = self.judges or is_verdict_function(name)
+            verdict = self.verdict(value, judging=judging)
+            if verdict is None and isinstance(inner, ast.IfExp) and self.constant(inner.body) is not None \
+                    and self.constant(inner.orelse) is not None:
+                # `score = 1.0 if matches else 0.0`: the name holds the verdict the compare decides,
+                # wherever it is written next (`return GradeResult(score=score, …)`)
+                verdict = self.deciding(inner.test, judging)
             if verdict is not None:
                 self.compared[name] = verdict
             self.fallen.pop(name, None)

@@ -147,6 +147,22 @@ def _absence(test: ast.expr) -> Optional[tuple[str, bool]]:
     return (subject.id, missing) if isinstance(subject, ast.Name) and nothing != "False" else None
 
 
+def _missing_reference(test: ast.expr) -> Optional[tuple[ast.expr, bool]]:
+    """(the reference, missing) for a test of whether the reference an answer is checked against
+    holds anything (`not sample.ground_truth`, `expected is None`, `case["expected"] is None`):
+    named as one (`_REFERENCE`), as a compare that weighs it is. `missing` is True for the arm
+    where it holds nothing."""
+    subject, nothing, missing = _nothing_test(test)
+    if nothing == "False":
+        return None
+    if isinstance(subject, ast.Subscript) and isinstance(subject.slice, ast.Constant) \
+            and isinstance(subject.slice.value, str):
+        name = subject.slice.value
+    else:
+        name = subject.id if isinstance(subject, ast.Name) else subject.attr if isinstance(subject, ast.Attribute) else ""
+    return (subject, missing) if name and not _REFERENCE.isdisjoint(segments(name)) else None
+
+
 def _constant(node: ast.AST) -> Optional[str]:
     """A constant's value as one comparable key: numbers and bools as floats (`False` is `0.0`:
     whoever sums or tests them cannot tell them apart), strings quoted, `None`; lists of those."""

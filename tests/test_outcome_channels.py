@@ -185,9 +185,10 @@ def test_a_reason_the_genuine_verdict_also_gives_does_not_excuse_the_fallback(pr
 
 
 def test_a_field_only_failures_fill_still_says_what_happened(project):
-    """The control: a failure field the genuine verdict leaves empty (`error=None`) or out, or a
-    reason given only beside a constant verdict (`{"verified": False, "why": "another user"}`), is
-    where a reader finds the failure: quiet, as before the change above."""
+    """The control: a failure field the genuine verdict leaves empty (`error=None`) or out, a
+    reason given only beside a constant verdict (`{"verified": False, "why": "another user"}`), or a
+    failure flag the handler sets (`scoring_failed=True`) is where a reader finds the failure:
+    quiet, as before the change above."""
     project.write({"judge.py": '''
         def measure(self, case):
             try:
@@ -205,6 +206,15 @@ def test_a_field_only_failures_fill_still_says_what_happened(project):
                 return {"correct": verdict.score > 0.5}
             except Exception as e:
                 return {"correct": False, "failure_reason": f"judge error: {e}"}
+
+
+        def score(self, case):
+            try:
+                result = self.metric.score(case)
+                return ScoreResult(value=result.value, passed=result.value >= self.threshold,
+                                   reason=result.reason, scoring_failed=result.scoring_failed)
+            except Exception as e:
+                return ScoreResult(value=0.0, passed=False, reason=str(e), scoring_failed=True)
         '''})
     assert project.findings() == []
 

@@ -103,17 +103,17 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """259 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    """260 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
     of three and ten of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
     of session 34's, the 14 of session 36's, the 1 of session 37's and the 8 of session 38's (seen), and
-    session 41's tune batch of 4, labelled like a fresh batch (seen).
+    session 41's tune batch of 4, labelled like a fresh batch, and the 1 of its sweep (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 85, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 86, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:

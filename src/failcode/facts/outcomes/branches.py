@@ -125,15 +125,10 @@ class Branches:
         found nothing is a fallback for what the other path reads from it. False when the test is
         no such search."""
         name, body_missing = absent
-        missing, found = (node.body, node.orelse) if body_missing else (node.orelse, node.body)
-        reads = found or list(after)
-        if not missing or not any(isinstance(part, ast.Name) and part.id == name for part in _nodes(reads)):
+        reads = (node.orelse if body_missing else node.body) or list(after)
+        if not any(isinstance(part, ast.Name) and part.id == name for part in _nodes(reads)):
             return False
-        end = (after[-1].end_lineno if after else None) or node.end_lineno or node.lineno
-        self.block(missing, _Context(fallback=f"no `{name}`", kind="no-match", trigger=node.lineno,
-                                     region=(node.lineno, end)))
-        self.block(found, context, defaults, after)
-        return True
+        return self.fallback_arm(node, body_missing, f"no `{name}`", "no-match", context, defaults, after)
 
     def no_reference(self, node: ast.If, reference: tuple[ast.expr, bool], context: _Context, defaults: _Defaults,
                      after: tuple[ast.stmt, ...]) -> bool:
@@ -143,12 +138,18 @@ class Branches:
         works out (issue 23, principles 1 and 5: whose failure, an empty input of a scoring
         function). False when that arm is empty."""
         subject, body_missing = reference
+        return self.fallback_arm(node, body_missing, f"no `{_short(subject)}`", "no-reference", context, defaults,
+                                 after)
+
+    def fallback_arm(self, node: ast.If, body_missing: bool, why: str, kind: str, context: _Context,
+                     defaults: _Defaults, after: tuple[ast.stmt, ...]) -> bool:
+        """The arm of `node` taken when what it tests holds nothing is a fallback (`why`, `kind`)
+        for what the other arm, or what follows the `if`, works out. False when that arm is empty."""
         missing, found = (node.body, node.orelse) if body_missing else (node.orelse, node.body)
         if not missing:
             return False
         end = (after[-1].end_lineno if after else None) or node.end_lineno or node.lineno
-        self.block(missing, _Context(fallback=f"no `{_short(subject)}`", kind="no-reference", trigger=node.lineno,
-                                     region=(node.lineno, end)))
+        self.block(missing, _Context(fallback=why, kind=kind, trigger=node.lineno, region=(node.lineno, end)))
         self.block(found, context, defaults, after)
         return True
 

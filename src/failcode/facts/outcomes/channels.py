@@ -133,6 +133,9 @@ class Channels:
             value = self.dicts[value.id]
         if context.fallback is not None:
             self.let_through(channel, value, context)
+            if any(isinstance(item, ast.Constant) and item.value is True and set(segments(field)) & _EXPLAINING
+                   for _, field, item in _record_fields(value, channel)):
+                return  # `ScoreResult(value=0.0, scoring_failed=True)`: the record flags the failure
         start = len(self.writes)
         self.record_write(channel, value, context, top, at)
         fields = [(record, field) for record, field, item in _record_fields(value, channel) if not _empty(item)]

@@ -104,17 +104,17 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """264 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    """268 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
     of three and eleven of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
     of session 34's, the 14 of session 36's, the 1 of session 37's and the 8 of session 38's (seen), and
-    session 41's tune batch of 4, labelled like a fresh batch, and the 1 of its sweep (seen).
+    session 41's two tune batches of 4, labelled like a fresh batch, and the 1 of its sweep (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of
     the fresh-batch list that was swept before (urllib3) is seen: tune, and the next one takes its
     place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 86, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 90, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -504,9 +504,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # floors follow down to .244 (the tune batch's labels) and .029 (batch 33's). Fresh batch 34
 # (langfair, jailbreakbench, ragrank, autorubric: no finding; none of its 31 real defects found),
 # labelled for the next session's first change, moved held-out recall to 19/669, below that
-# floor, which follows it to .028.
+# floor, which follows it to .028. Session 41's second tune batch (agentlab, pytest-evals,
+# galileo-core, textattack: no finding; none of its 15 real defects found) moved tune recall to
+# 57/248, below its floor, which follows it to .229.
 FLOORS = {
-    "tune": {"recall": 0.244, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "tune": {"recall": 0.229, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.028, "precision_real": 0.44, "precision_real_or_debatable": 0.74},
 }
 

@@ -151,6 +151,36 @@ def test_the_message_names_what_else_the_family_it_caught_holds(project):
     assert "whatever else fails there (the command failing for any reason of its own)" in told[command]
 
 
+def test_the_message_names_what_else_runtime_and_client_root_errors_hold(project):
+    """`RuntimeError` is raised by our own code as much as by a library; a client library's root
+    error (`requests.RequestException`) by any refused request or server error, not only a timeout."""
+    source = '''
+import requests
+
+
+def run_stage(stage):
+    try:
+        stage.prepare()
+        stage.execute()
+    except RuntimeError:
+        raise TimeoutError("the stage timed out")
+
+
+def fetch(url):
+    try:
+        reply = requests.get(url, timeout=5)
+        return reply.json()
+    except requests.RequestException:
+        raise FileNotFoundError(f"no such document: {url}")
+'''
+    _, rows = _check(project, source)
+    told = {row["line"]: row["message"] for row in rows}
+    runtime, client = _line_of(source, "except RuntimeError:"), _line_of(source, "except requests.RequestException:")
+    assert sorted(told) == [runtime, client]
+    assert "whatever else fails there (any RuntimeError, our own code's among them)" in told[runtime]
+    assert "whatever else fails there (a refused request, a server error, a reply that does not decode)" in told[client]
+
+
 COMMAND = '''
 import subprocess
 

@@ -131,16 +131,17 @@ class Channels:
             value = value.value
         if top and isinstance(value, ast.Name) and value.id in self.dicts:
             value = self.dicts[value.id]
+        filled = [(record, field, item) for record, field, item in _record_fields(value, channel) if not _empty(item)]
         if context.fallback is not None:
             self.let_through(channel, value, context)
             if any(isinstance(item, ast.Constant) and item.value is True and set(segments(field)) & _EXPLAINING
-                   for _, field, item in _record_fields(value, channel)):
+                   for _, field, item in filled):
                 return  # `ScoreResult(value=0.0, scoring_failed=True)`: the record flags the failure
         start = len(self.writes)
         self.record_write(channel, value, context, top, at)
-        fields = [(record, field) for record, field, item in _record_fields(value, channel) if not _empty(item)]
-        if not fields:
+        if not filled:
             return
+        fields = [(record, field) for record, field, _ in filled]
         if context.fallback is not None:
             # `{"passed": False, "failure_reason": "…"}`: the record says what happened, unless the
             # genuine verdict's record fills that field too (`Scan.contested`)

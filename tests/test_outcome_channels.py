@@ -253,6 +253,100 @@ def test_a_missing_reference_scored_as_a_wrong_answer(project):
                                   ("graders.py", "FC003", 18)]
 
 
+def test_a_mean_over_the_items_that_did_not_fail_scores_an_all_failed_run(project):
+    """Principle 5 of the outcome-model issue (an empty input of a scoring function): a harness that
+    drops the failed items before it measures (`if r.error is None`, `if not m.skipped`, `if
+    run.status != "failed"`, `if r.ok`) has nothing left when every item failed, and the arm for
+    that writes a score in place of the mean, or a pass in place of `all(…)`: a run where
+    everything failed reads as a model that scored zero, a check that never ran as a pass. The
+    filter may sit one comprehension earlier (`attempted`, then `values` read from it)."""
+    project.write({"summary.py": '''
+        import statistics
+
+
+        def mean_reward(results):
+            rewards = [r.reward for r in results if r.error is None]
+            return sum(rewards) / len(rewards) if rewards else 0.0
+
+
+        class CaseResult:
+            def finish(self):
+                active = [m for m in self.metrics if not m.skipped]
+                self.passed = all(m.passed for m in active) if active else True
+
+
+        def summarize(runs):
+            scored = [run for run in runs if run.status != "failed"]
+            if len(scored) == 0:
+                return {"accuracy": 0.0}
+            return {"accuracy": statistics.mean(run.score for run in scored)}
+
+
+        def per_grader(results, keys):
+            attempted = [r for r in results if r.ok]
+            out = {}
+            for key in keys:
+                values = [r.grades[key] for r in attempted if key in r.grades]
+                out[key] = sum(values) / len(values) if values else 0.0
+            return out
+        '''})
+    assert project.findings() == [("summary.py", "FC003", 6), ("summary.py", "FC003", 12),
+                                  ("summary.py", "FC003", 18), ("summary.py", "FC003", 27)]
+
+
+def test_a_mean_of_nothing_that_says_so_or_was_never_filtered_stays_quiet(project):
+    """The quiet twins of the test above: no mean (None, NaN) or an error when nothing is left says
+    what happened; a collection that kept the failed items (`if r.error`) or dropped nothing is no
+    run of survivors, and the candidate's own invalid answers are its failure, scored rightly (the
+    two are quiet before and after the change); a mean latency of the requests that did not fail
+    measures the work, not a verdict on it, and its 0 judges nothing."""
+    project.write({"summary.py": '''
+        import math
+        import statistics
+
+
+        def mean_reward(results):
+            rewards = [r.reward for r in results if r.error is None]
+            return statistics.mean(rewards) if rewards else None
+
+
+        def mean_score(results):
+            scores = [s for s in results if not math.isnan(s)]
+            if not scores:
+                return float("nan")
+            return sum(scores) / len(scores)
+
+
+        def strict_mean(results):
+            kept = [r.score for r in results if not r.skipped]
+            if not kept:
+                raise ValueError("every metric was skipped")
+            return sum(kept) / len(kept)
+
+
+        def error_latency(results):
+            failed = [r for r in results if r.error]
+            return sum(r.latency for r in failed) / len(failed) if failed else 0.0
+
+
+        def mean_over_all(results):
+            scores = [r.score for r in results]
+            return sum(scores) / len(scores) if scores else 0.0
+
+
+        def valid_accuracy(predictions):
+            valid = [p for p in predictions if p.valid]
+            return sum(p.correct for p in valid) / len(valid) if valid else 0.0
+
+
+        def request_stats(outputs):
+            latencies = [o.latency for o in outputs if o.success]
+            return {"latency_mean": statistics.mean(latencies) if latencies else 0,
+                    "failed_requests": sum(1 for o in outputs if not o.success)}
+        '''})
+    assert project.findings() == []
+
+
 def test_a_missing_answer_or_a_reference_that_raises_stays_quiet(project):
     """The candidate's own empty answer scored wrong is the right verdict, and a missing reference
     that raises or answers None is no verdict, and a predicate that answers False when it has

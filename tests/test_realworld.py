@@ -511,9 +511,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # nemo-evaluator, openjudge: 1 finding judged blind, debatable; none of its 15 real defects
 # found), labelled during session 42's first change and before its second, moved held-out recall
 # to 19/684, below the floor of .028, which follows it to .027, and precision to 89/198 real,
-# 150/198 real or debatable.
+# 150/198 real or debatable. Session 42's FC003 arm for "nothing left once the failed items are
+# dropped" (5 tune findings judged blind, all real, four labelled; nothing held out, fresh batches
+# 34 and 35 included) moved tune recall to 61/248 and precision to 204/415 real, 354/415 real or
+# debatable; the tune recall floor rises to .245.
 FLOORS = {
-    "tune": {"recall": 0.229, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "tune": {"recall": 0.245, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.44, "precision_real_or_debatable": 0.74},
 }
 

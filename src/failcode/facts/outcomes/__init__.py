@@ -15,7 +15,8 @@ say which stage failed (a catch-all, or an exception any stage raises around mor
 statement) and does not re-raise; in the no-match arm of a lookup (`int(m.group(1)) if m else 0`,
 `if m is None:`); as a `.get`/`getattr`/`next`/`or` default; in a branch taken on an error status
 (`if response.status_code != 200:`); in the arm of a dispatch on a reply that no known answer took
-(`if r == "A": … elif r == "B": … else: return 0.0`).
+(`if r == "A": … elif r == "B": … else: return 0.0`); in the arm taken when nothing is left of a
+collection whose failed items were dropped (`sum(rewards) / len(rewards) if rewards else 0.0`).
 
 A guard's verdict (`blocked`, `jailbreak`, `is_safe`, `RailOutcome.allow()`) is both answers of
 its own channel by name: a fallback that lets the content through (`blocked=False` in a catch-all,
@@ -34,6 +35,8 @@ The package holds one module per concept, and the scan of one function is one cl
   constant the path decides;
 - `paths`: failure paths that are except handlers, retry loops and what a handler leaves standing;
 - `branches`: failure paths that are branches: no match, an error status, a dispatch no answer took;
+- `survivors`: what is measured over the items whose work did not fail, and the arm taken when
+  none is left (every item failed);
 - `provenance`: where a value comes from: the candidate's output, a reply, our own code;
 - `defaults`: what a default written in place of an answer stands for: the reply's answer, a
   verdict by the name the code judges it under, or the code's marker for "no answer";

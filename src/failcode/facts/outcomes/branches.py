@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from failcode.facts.outcomes.channels import _none_left
 from failcode.facts.outcomes.records import _Context
 from failcode.facts.outcomes.syntax import (
     _Defaults, _absence, _dispatch_test, _leaves, _links, _missing_reference, _nodes, _short)
@@ -96,6 +97,10 @@ class Branches:
         reference = _missing_reference(test) if context.fallback is None and not context.silent else None
         if reference is not None and self.no_reference(node, reference, context, defaults, after):
             return
+        emptied = self.emptied(test) if context.fallback is None and not context.silent else None
+        if emptied is not None and self.fallback_arm(node, emptied[1], _none_left(emptied[0]), "none-left", context,
+                                                     defaults, after):
+            return  # `if not active: return 0.0` before the mean of the metrics that did not fail
         # a pattern's search of the reply (`m = PATTERN.search(reply)`); after `n = kwargs.get("n")`
         # or `child = make()`, None is an answer of its own
         absent = self.absent(test) if context.fallback is None and not context.silent else None

@@ -102,6 +102,11 @@ def _of(call: StageCall, data: frozenset[str]) -> StageCall:
     return StageCall(call.stage, f"{call.name} of {names}", call.line)
 
 
+def _none_left(name: str) -> str:
+    """Why a fallback stands in for what is measured over `name`: every item was dropped as failed."""
+    return f"no `{name}` left once the failed items are dropped"
+
+
 def _empty(node: ast.expr) -> bool:
     """`None`, `""`, `[]`, `{}`: a field a record leaves empty says nothing there."""
     if isinstance(node, ast.Constant):
@@ -295,7 +300,21 @@ class Channels:
         if self.judges and _parsed_number(node, self.parsed):
             yield node, (ANY_NUMBER,), "verdict", "parsed", "as the score it parses"
             return
+        measured = self.measured(node, judging)
+        if measured is not None:  # `sum(rewards) / len(rewards)` of the samples that did not fail
+            yield node, measured[0], "verdict", "measured", measured[1]
+            return
         if isinstance(node, ast.IfExp):
+            emptied = self.emptied(node.test)
+            if emptied is not None:
+                # `sum(rewards) / len(rewards) if rewards else 0.0`: the arm for "every sample
+                # failed" stands in for what the other arm measures over those that did not
+                found, lost = (node.orelse, node.body) if emptied[1] else (node.body, node.orelse)
+                yield from self.values(found, judging)
+                default = self.constant(lost)
+                if default is not None:
+                    yield lost, (default,), "fallback", "none-left", _none_left(emptied[0])
+                return
             absent = self.absent(node.test)
             found, lost = (node.orelse, node.body) if absent and absent[1] else (node.body, node.orelse)
             # a lookup's no-match arm stands in for what the other arm reads from it

@@ -20,6 +20,7 @@ from failcode.facts.outcomes.defaults import Defaults
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
+from failcode.facts.outcomes.survivors import Survivors
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _PROBE_WORDS, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
@@ -113,7 +114,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands):
+class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -148,6 +149,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.markers: set[tuple[str, str]] = set()  # (channel, default) the code tests for: its "no answer"
         self.named: dict[str, _Pending] = {}  # … of those, the defaults of what a parsed reply holds
         self.read: set[str] = set()  # local names bound to a read stage's result (`data = json.loads(reply)`)
+        self.survivors: dict[str, bool] = {}  # … to the items of a collection whose work did not fail (`Survivors`)
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
         self.looping = False  # inside a `while` loop: polling until something is ready
         self.trying = 0  # inside a try body (how deep): a handler stands in for what it computes
@@ -315,7 +317,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
             for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.searched_answer,
                           self.read):
                 names.discard(name)
-            for table in (self.compared, self.dicts, self.records, self.statuses, self.results):
+            survived = self.survived(inner)  # before `name` is rebound: `scores = [s for s in scores if …]`
+            for table in (self.compared, self.dicts, self.records, self.statuses, self.results, self.survivors):
                 table.pop(name, None)
             ours = self.our_function(inner)
             if ours is not None:
@@ -350,6 +353,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
                         self.searched_answer.add(name)  # … of the candidate's own text (principle 1)
             elif isinstance(inner, ast.Dict):
                 self.dicts[name] = inner
+            elif survived is not None:
+                self.survivors[name] = survived  # `rewards = [r.reward for r in results if r.error is None]`
             judging = self.judges or is_verdict_function(name)
             verdict = self.verdict(value, judging=judging)
             if verdict is None and isinstance(inner, ast.IfExp) and self.constant(inner.body) is not None \

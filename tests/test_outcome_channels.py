@@ -347,6 +347,53 @@ def test_a_mean_of_nothing_that_says_so_or_was_never_filtered_stays_quiet(projec
     assert project.findings() == []
 
 
+def test_scores_that_were_never_given_averaged_to_zero(project):
+    """The survivors of the tests above, by the other way a failed score is kept out: a score of
+    None is one that never came (`if s is not None`, of scores, `rewards` or `r.score`), and the
+    mean of those given is 0.0 when none was. The same filter of what is not named as a score (a
+    latency, a size) keeps the values that are known, and its 0.0 judges nothing."""
+    project.write({"turns.py": '''
+        def turn_average(turn_scores):
+            graded = [s for s in turn_scores if s is not None]
+            return sum(graded) / len(graded) if graded else 0.0
+
+
+        def mean_latency(latencies):
+            known = [x for x in latencies if x is not None]
+            return sum(known) / len(known) if known else 0.0
+        '''})
+    assert project.findings() == [("turns.py", "FC003", 3)]
+
+
+def test_a_missing_reference_tested_with_the_answer(project):
+    """The missing-reference arm of the test below also when the reference is one of the things an
+    `or` tests (`if not prediction or not gold: return 0.0`) or an `and` requires (`if prediction
+    and expected: … else: return 0.0`): that arm takes the gap in the data with the empty answer.
+    An `or` of tests of the answer alone stays quiet: the candidate's own empty answer is wrong."""
+    project.write({"graders.py": '''
+        def verify_boxed(response, answer):
+            prediction = extract(response).strip()
+            gold = extract(answer).strip()
+            if not prediction or not gold:
+                return 0.0
+            return float(verify(parse(gold), parse(prediction)))
+
+
+        def exact(prediction, expected):
+            if prediction and expected:
+                return 1.0 if prediction.strip() == expected.strip() else 0.0
+            else:
+                return 0.0
+
+
+        def bounded(prediction, expected):
+            if not prediction or len(prediction) > 100:
+                return 0.0
+            return 1.0 if prediction == expected else 0.0
+        '''})
+    assert project.findings() == [("graders.py", "FC003", 5), ("graders.py", "FC003", 13)]
+
+
 def test_a_missing_answer_or_a_reference_that_raises_stays_quiet(project):
     """The candidate's own empty answer scored wrong is the right verdict, and a missing reference
     that raises or answers None is no verdict, and a predicate that answers False when it has

@@ -514,10 +514,15 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 150/198 real or debatable. Session 42's FC003 arm for "nothing left once the failed items are
 # dropped" (5 tune findings judged blind, all real, four labelled; nothing held out, fresh batches
 # 34 and 35 included) moved tune recall to 61/248 and precision to 204/415 real, 354/415 real or
-# debatable; the tune recall floor rises to .245.
+# debatable; the tune recall floor rises to .245. Its second change (a score of None is one never
+# given; a missing reference tested with the answer: 7 tune findings judged blind, 2 real, 4
+# debatable, 1 false, one labelled; 11 held-out, 6 real, 5 debatable, one labelled; fresh batch
+# 35: 1 finding before and after) moved tune recall to 62/248 and precision to 206/422 real,
+# 359/422 real or debatable, and held-out recall to 20/684 and precision to 95/209 real, 161/209
+# real or debatable; the recall floors rise to .249 and .029.
 FLOORS = {
-    "tune": {"recall": 0.245, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
-    "heldout": {"recall": 0.027, "precision_real": 0.44, "precision_real_or_debatable": 0.74},
+    "tune": {"recall": 0.249, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "heldout": {"recall": 0.029, "precision_real": 0.44, "precision_real_or_debatable": 0.74},
 }
 
 

@@ -73,17 +73,25 @@ def keeps_survivors(test: ast.expr) -> bool:
 
 
 def _names_a_score(node: ast.expr) -> bool:
-    """A value read from something named as a score or a verdict (`r.reward.score`,
-    `r.grades[key]["accuracy"]`, `scores`): what is averaged is what was judged, not a latency or a
-    size of the work."""
+    """A value read from something named as a score or a verdict, or as a collection of them
+    (`r.reward.score`, `r.grades[key]["accuracy"]`, `scores`): what is averaged is what was judged,
+    not a latency or a size of the work."""
     for part in walk(node):
         if isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant) and isinstance(part.slice.value, str):
             name = part.slice.value
         else:
             name = part.attr if isinstance(part, ast.Attribute) else part.id if isinstance(part, ast.Name) else ""
-        if name and is_verdict_function(name):
-            return True
+        if name and (is_verdict_function(name) or name.endswith("s") and is_verdict_function(name[:-1])):
+            return True  # `scores`, `rewards`: a collection of them
     return False
+
+
+def _given(test: ast.expr) -> bool:
+    """`score is not None`: of scores, the ones that were given (None: no score came)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_given(value) for value in test.values)
+    _, nothing, missing = _nothing_test(test)
+    return nothing == "None" and not missing
 
 
 class Survivors:
@@ -93,15 +101,18 @@ class Survivors:
 
     def survived(self, value: ast.expr) -> Optional[bool]:
         """Whether the items of what is left are named as scores, when a comprehension keeps the
-        items whose work did not fail or reads what is left of such a filter (`scores =
+        items whose work did not fail, or, of scores, those given (`[s for s in scores if s is
+        not None]`: a score of None never came), or reads what is left of such a filter (`scores =
         [r.grades[k].score for r in attempted if k in r.grades]`); None for any other value."""
         if not isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             return None
         earlier = [self.survivors[generator.iter.id] for generator in value.generators
                    if isinstance(generator.iter, ast.Name) and generator.iter.id in self.survivors]
-        if not earlier and not any(keeps_survivors(test) for generator in value.generators for test in generator.ifs):
+        scored = _names_a_score(value.elt) or any(_names_a_score(generator.iter) for generator in value.generators)
+        if not earlier and not any(keeps_survivors(test) or scored and _given(test)
+                                   for generator in value.generators for test in generator.ifs):
             return None
-        return any(earlier) or _names_a_score(value.elt)
+        return any(earlier) or scored
 
     def _left(self, node: ast.expr) -> Optional[str]:
         """The survivors a value reads (`len(rewards)`, `rewards`, `(r.score for r in active)`)."""

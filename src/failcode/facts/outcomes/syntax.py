@@ -151,7 +151,14 @@ def _missing_reference(test: ast.expr) -> Optional[tuple[ast.expr, bool]]:
     """(the reference, missing) for a test of whether the reference an answer is checked against
     holds anything (`not sample.ground_truth`, `expected is None`, `case["expected"] is None`):
     named as one (`_REFERENCE`), as a compare that weighs it is. `missing` is True for the arm
-    where it holds nothing."""
+    where it holds nothing: also where it is one of the things tested (`if not prediction or not
+    gold: return 0.0`, `if answer and expected: … else: …`), an arm that takes the missing
+    reference with the rest."""
+    if isinstance(test, ast.BoolOp):
+        # `or` takes its body when any test holds, `and` its `else` when any fails
+        wanted = isinstance(test.op, ast.Or)
+        return next((found for found in map(_missing_reference, test.values)
+                     if found is not None and found[1] is wanted), None)
     subject, nothing, missing = _nothing_test(test)
     if nothing == "False":
         return None

@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from failcode.facts.outcomes.channels import _none_left
 from failcode.facts.outcomes.records import _Context
+from failcode.facts.outcomes.survivors import _none_left
 from failcode.facts.outcomes.syntax import (
     _Defaults, _absence, _dispatch_test, _leaves, _links, _missing_reference, _nodes, _short)
 

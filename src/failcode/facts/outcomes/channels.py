@@ -12,6 +12,7 @@ from typing import Iterator, Optional
 
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
+from failcode.facts.outcomes.survivors import _none_left
 from failcode.facts.outcomes.syntax import (
     _EXPLAINING, _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _nodes,
     _parsed_number, _record_fields, _resolve, _short, _simple_statements)
@@ -100,11 +101,6 @@ def _of(call: StageCall, data: frozenset[str]) -> StageCall:
     """The call named with the data it works on: `json.loads of `entry``."""
     names = ", ".join(f"`{name}`" for name in sorted(data))
     return StageCall(call.stage, f"{call.name} of {names}", call.line)
-
-
-def _none_left(name: str) -> str:
-    """Why a fallback stands in for what is measured over `name`: every item was dropped as failed."""
-    return f"no `{name}` left once the failed items are dropped"
 
 
 def _empty(node: ast.expr) -> bool:

@@ -94,6 +94,11 @@ def _given(test: ast.expr) -> bool:
     return nothing == "None" and not missing
 
 
+def _none_left(name: str) -> str:
+    """Why a fallback stands in for what is measured over `name`: every item was dropped as failed."""
+    return f"no `{name}` left once the failed items are dropped"
+
+
 class Survivors:
     """Part of `Scan`: the names bound to what is left of a collection once its failed items are
     dropped (`self.survivors`: whether its items are named as scores), what is measured over them,

@@ -347,6 +347,29 @@ def test_a_mean_of_nothing_that_says_so_or_was_never_filtered_stays_quiet(projec
     assert project.findings() == []
 
 
+def test_a_failure_read_through_get_or_getattr_drops_the_item_too(project):
+    """The filters of the survivors above, with the failure read as a record's key through `.get`
+    (`row.get("error")`) or as an optional field through `getattr` (`getattr(r, "error", None)`):
+    the same key or field, the same survivors. A `.get` of a key that names no failure (`split`)
+    filters nothing out for failing."""
+    project.write({"rows.py": '''
+        def mean_reward(rows):
+            rewards = [row["reward"] for row in rows if not row.get("error")]
+            return sum(rewards) / len(rewards) if rewards else 0.0
+
+
+        def mean_score(results):
+            scores = [r.score for r in results if getattr(r, "error", None) is None]
+            return sum(scores) / len(scores) if scores else 0.0
+
+
+        def test_split_mean(rows):
+            scores = [row["score"] for row in rows if row.get("split") == "test"]
+            return sum(scores) / len(scores) if scores else 0.0
+        '''})
+    assert project.findings() == [("rows.py", "FC003", 3), ("rows.py", "FC003", 8)]
+
+
 def test_scores_that_were_never_given_averaged_to_zero(project):
     """The survivors of the tests above, by the other way a failed score is kept out: a score of
     None is one that never came (`if s is not None`, of scores, `rewards` or `r.score`), and the

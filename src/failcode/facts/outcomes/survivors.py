@@ -34,8 +34,14 @@ _MEANS = frozenset("mean average fmean nanmean median nanmedian".split())
 
 
 def _words(node: ast.expr) -> frozenset[str]:
-    """The words an item's test reads: a field (`r.error`), a key (`r["failed"]`), a name, or a
-    call's own name (`math.isnan(x)`, `r.is_error()`)."""
+    """The words an item's test reads: a field (`r.error`, `getattr(r, "error", None)`), a key
+    (`r["failed"]`, `r.get("error")`), a name, or a call's own name (`math.isnan(x)`,
+    `r.is_error()`)."""
+    key = node.args[1] if isinstance(node, ast.Call) and _callee(node) == "getattr" and len(node.args) >= 2 else \
+        node.args[0] if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr == "get" and node.args else None
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return frozenset(segments(key.value))
     if isinstance(node, ast.Call):
         name = _callee(node)
         return frozenset(segments(name.rpartition(".")[2])) if name else frozenset()

@@ -417,6 +417,27 @@ def test_a_missing_reference_tested_with_the_answer(project):
     assert project.findings() == [("graders.py", "FC003", 5), ("graders.py", "FC003", 13)]
 
 
+def test_a_missing_reference_by_its_other_names_stays_quiet(project):
+    """The missing-reference arm counts for the names that say "reference" alone (`expected`,
+    `gold`, `ground_truth`). Widening it, in functions that judge, to the reference's other names
+    (`target`, `label`, `refs`, `solution`) was built in session 42 and measured: its held-out
+    findings were 1 real, 1 debatable and 2 false (POLICIES.md), so it was withheld, and these stay
+    quiet. Before and after that measurement."""
+    project.write({"scoring.py": '''
+        def score_answer(prediction, target):
+            if not target:
+                return 0.0
+            return 1.0 if prediction.strip() == target.strip() else 0.0
+
+
+        def grade(output, label):
+            if label is None:
+                return False
+            return output.lower() == label.lower()
+        '''})
+    assert project.findings() == []
+
+
 def test_a_missing_answer_or_a_reference_that_raises_stays_quiet(project):
     """The candidate's own empty answer scored wrong is the right verdict, and a missing reference
     that raises or answers None is no verdict, and a predicate that answers False when it has

@@ -157,8 +157,9 @@ class Write:
     text: str
     values: tuple[str, ...]
     role: str  # "verdict" or "fallback"
-    kind: str  # verdict: decided, computed, parsed; fallback: except, no-match, default, status, dispatch,
-    # no-reference, unread-status (a command judged by its output: `text` is the test, `channel` the command)
+    kind: str  # verdict: decided, computed, parsed, measured, status, reply; fallback: except, no-match, default,
+    # status, dispatch, no-reference, none-left, unread-status (a command judged by its output: `text` is the
+    # test, `channel` the command)
     why: str
     trigger: int
     region_start: int

@@ -14,8 +14,8 @@ from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.survivors import _none_left
 from failcode.facts.outcomes.syntax import (
-    _EXPLAINING, _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _nodes,
-    _parsed_number, _record_fields, _resolve, _short, _simple_statements)
+    _EXPLAINING, _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _name_of,
+    _nodes, _parsed_number, _record_fields, _resolve, _short, _simple_statements)
 from failcode.facts.stages import STAGE_ORDER, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
@@ -63,10 +63,7 @@ def _weighs(node: ast.expr) -> bool:
     also normalised by its own methods (`sample.ground_truth.strip().lower()`: still the reference)."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
         node = node.func.value
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        name = node.slice.value
-    else:
-        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    name = _name_of(node)
     return name is not None and _weighing(name)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from failcode.facts.outcomes.syntax import _callee, _constant, _nothing_test
+from failcode.facts.outcomes.syntax import _callee, _constant, _name_of, _nothing_test
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
 from failcode.model import ANY_NUMBER
@@ -42,12 +42,7 @@ def _words(node: ast.expr) -> frozenset[str]:
         and node.func.attr == "get" and node.args else None
     if isinstance(key, ast.Constant) and isinstance(key.value, str):
         return frozenset(segments(key.value))
-    if isinstance(node, ast.Call):
-        name = _callee(node)
-        return frozenset(segments(name.rpartition(".")[2])) if name else frozenset()
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return frozenset(segments(node.slice.value))
-    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    name = (_callee(node) or "").rpartition(".")[2] if isinstance(node, ast.Call) else _name_of(node)
     return frozenset(segments(name)) if name else frozenset()
 
 
@@ -83,10 +78,7 @@ def _names_a_score(node: ast.expr) -> bool:
     (`r.reward.score`, `r.grades[key]["accuracy"]`, `scores`): what is averaged is what was judged,
     not a latency or a size of the work."""
     for part in walk(node):
-        if isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant) and isinstance(part.slice.value, str):
-            name = part.slice.value
-        else:
-            name = part.attr if isinstance(part, ast.Attribute) else part.id if isinstance(part, ast.Name) else ""
+        name = _name_of(part)
         if name and (is_verdict_function(name) or name.endswith("s") and is_verdict_function(name[:-1])):
             return True  # `scores`, `rewards`: a collection of them
     return False

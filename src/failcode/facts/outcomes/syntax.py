@@ -147,6 +147,13 @@ def _absence(test: ast.expr) -> Optional[tuple[str, bool]]:
     return (subject.id, missing) if isinstance(subject, ast.Name) and nothing != "False" else None
 
 
+def _name_of(node: ast.AST) -> Optional[str]:
+    """The name a value goes by: a key (`case["expected"]`), a field (`sample.ground_truth`), a name."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
 def _missing_reference(test: ast.expr) -> Optional[tuple[ast.expr, bool]]:
     """(the reference, missing) for a test of whether the reference an answer is checked against
     holds anything (`not sample.ground_truth`, `expected is None`, `case["expected"] is None`):
@@ -162,11 +169,7 @@ def _missing_reference(test: ast.expr) -> Optional[tuple[ast.expr, bool]]:
     subject, nothing, missing = _nothing_test(test)
     if nothing == "False":
         return None
-    if isinstance(subject, ast.Subscript) and isinstance(subject.slice, ast.Constant) \
-            and isinstance(subject.slice.value, str):
-        name = subject.slice.value
-    else:
-        name = subject.id if isinstance(subject, ast.Name) else subject.attr if isinstance(subject, ast.Attribute) else ""
+    name = _name_of(subject)
     return (subject, missing) if name and not _REFERENCE.isdisjoint(segments(name)) else None
 
 
@@ -255,7 +258,7 @@ def _dispatch_test(test: ast.expr) -> Optional[str]:
     return None
 
 
-def _explained(value: ast.expr, words: frozenset[str] = _EXPLAINING) -> bool:
+def _explained(value: ast.expr, words: frozenset[str]) -> bool:
     """A record that names what went wrong beside its verdict: a failure-worded key or keyword
     (`{"passed": False, "failure_reason": …}`, `Result(ok=False, error=…)`), also in a tuple."""
     return any(set(segments(field)) & words for _, field, _ in _record_fields(value, ""))

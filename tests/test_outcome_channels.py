@@ -417,6 +417,51 @@ def test_a_missing_reference_tested_with_the_answer(project):
     assert project.findings() == [("graders.py", "FC003", 5), ("graders.py", "FC003", 13)]
 
 
+def test_a_failure_told_in_words_and_folded_by_a_mean_elsewhere_stays_quiet(project):
+    """A catch-all's record with its verdict at its worst and the failure told only in words
+    (`MetricResult(score=0.0, reason=f"metric error: {e}")`), averaged by a report in another
+    module that never reads `reason` (issue 23, principle 2). Reporting the record where a fold of
+    ours takes the field without reading the words was built in session 43 (8ba2659) and measured:
+    its held-out finding was judged false by two blind judges, recall +0 (POLICIES.md), so it was
+    withheld, and this stays quiet. The handler's record does not fill a field its function's
+    genuine record fills, so no other FC003 path reaches it."""
+    project.write({"pkg/__init__.py": "", "pkg/results.py": '''
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class MetricResult:
+            name: str
+            score: float
+            passed: bool
+            reason: str = ""
+
+
+        @dataclass
+        class Report:
+            results: list
+
+            @property
+            def average(self):
+                if not self.results:
+                    return None
+                return sum(r.score for r in self.results) / len(self.results)
+        ''', "pkg/runner.py": '''
+        from pkg.results import MetricResult
+
+
+        def run_metrics(metrics, case):
+            out = []
+            for metric in metrics:
+                try:
+                    out.append(metric.measure(case))
+                except Exception as e:
+                    out.append(MetricResult(name=metric.name, score=0.0, passed=False, reason=f"metric error: {e}"))
+            return out
+        '''})
+    assert project.findings() == []
+
+
 def test_a_missing_reference_by_its_other_names_stays_quiet(project):
     """The missing-reference arm counts for the names that say "reference" alone (`expected`,
     `gold`, `ground_truth`). Widening it, in functions that judge, to the reference's other names

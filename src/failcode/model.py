@@ -261,31 +261,6 @@ class Absence:
 
 
 @dataclass(frozen=True)
-class Told:
-    """A catch-all's record whose verdict fields hold their worst answer while only a field of
-    words tells the failure (`MetricResult(score=0.0, passed=False, reason=f"error: {e}")`):
-    excused only where no fold of ours takes those fields without reading the words
-    (facts/outcomes/folded.py; FC003 joins it with the project's `Mean`s)."""
-
-    pos: Pos  # the record
-    function: str
-    record: str  # the class called, its last name (`MetricResult`), or the channel of a dict
-    worst: tuple[str, ...]  # the verdict fields at their worst (`score`, `passed`)
-    told: tuple[str, ...]  # the fields that tell the failure (`reason`)
-
-
-@dataclass(frozen=True)
-class Mean:
-    """A fold of ours over a field of a collection's items (`sum(r.score for r in rs) / len(rs)`)
-    and every field and key the folding function reads."""
-
-    field: str
-    line: int
-    function: str
-    reads: frozenset[str]
-
-
-@dataclass(frozen=True)
 class Blame:
     """A place that may name an outside party for failures of ours, and what it says
     (facts/outcomes/); whether it blames one is FC006's to judge.
@@ -414,9 +389,6 @@ class FileFacts:
     # `sorted(failures, key=ORDER.index)`), as written: a list used as the whole vocabulary
     lookups: tuple[str, ...] = ()
     absences: tuple[Absence, ...] = ()  # callers' tests that say why our function gave nothing back
-    told: tuple[Told, ...] = ()  # catch-alls' records that tell the failure in words only
-    means: tuple[Mean, ...] = ()  # folds over a field of a collection's items
-    classes: tuple[str, ...] = ()  # the classes the module defines at its top level, when it folds
 
 
 @dataclass(frozen=True, order=True)

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Optional, TypeVar
 
 from failcode import causes
-from failcode.model import COLLECTIONS, Absence, Annotation, FileFacts, Filter, Handler, Mean, Registry, RegistryEntry, Site, Told
+from failcode.model import COLLECTIONS, Absence, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
 from failcode.values import Values
 
@@ -70,8 +70,6 @@ class Project(Values):
     # a module of the project → the names it binds by import or assignment (`FileFacts.reexports`)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
     looked_up: set[int] = field(default_factory=set)  # ids of registries a code is looked up in by its place
-    # a field → the folds of ours over it, with their file (`FileFacts.means`)
-    means: dict[str, list[tuple[FileFacts, Mean]]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -92,8 +90,6 @@ class Project(Values):
         for facts in files.values():
             for absence in facts.absences:
                 project.absences.setdefault(absence.callee, []).append((facts.path, absence))
-            for mean in facts.means:
-                project.means.setdefault(mean.field, []).append((facts, mean))
         for facts in files.values():  # a module's `.py` and its `.pyi` stub bind names together
             if facts.module:
                 project.module_names[facts.module] = project.module_names.get(facts.module, frozenset()) \
@@ -336,19 +332,6 @@ class Project(Values):
             return []
         return [(path, absence) for path, absence in self.absences.get(name, ())
                 if absence.nothing in (nothing, "falsy")]
-
-    def folding(self, path: str, told: Told) -> Optional[tuple[str, Mean]]:
-        """A fold of ours that takes a verdict field of a catch-all's record (`Told`) without
-        reading the fields that tell its failure, in the record's own module or in one that
-        defines or imports the record's class: there the failure counts as a genuine worst answer
-        (issue 23, principle 2)."""
-        for name in told.worst:
-            for facts, mean in self.means.get(name, ()):
-                if (facts.path == path or told.record in facts.classes
-                        or told.record in self.module_names.get(facts.module, ())) \
-                        and mean.reads.isdisjoint(told.told):
-                    return facts.path, mean
-        return None
 
     def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
         """A known registry (or a collection made from one), or an UPPER_CASE constant named like one

@@ -21,10 +21,7 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for finding in _site_fallbacks(facts, project):
         reported.add(finding.pos.line)
         yield finding
-    for finding in _fallback_writes(facts, project, reported):
-        reported.add(finding.pos.line)
-        yield finding
-    yield from _folded(facts, project, reported)
+    yield from _fallback_writes(facts, project, reported)
 
 
 def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
@@ -140,31 +137,6 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         # flow; a value the fallback path writes itself is proven by its shape
         confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
         yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
-
-
-def _folded(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
-    """A catch-all records its failure as a verdict field's worst answer and says so only in words
-    (`MetricResult(score=0.0, passed=False, reason=f"Metric error: {e}")`), and a fold of ours
-    takes that field without reading the words (`sum(r.score for r in results) / len(results)`):
-    there the outage, or our own bug, counts as a genuine worst score (issue 23, principle 2). The
-    record excuses the value only for consumers that read it; one that flags the failure
-    (`scoring_failed=True`) is not among these facts."""
-    for told in facts.told:
-        if any(told.pos.line <= line <= told.pos.end_line for line in reported):
-            continue  # the record's fallback is reported already, as the verdict its function records
-        folding = project.folding(facts.path, told)
-        if folding is None:
-            continue
-        path, mean = folding
-        field = next(name for name in told.worst if name == mean.field)
-        words = ", ".join(f"`{name}`" for name in told.told)
-        where = f"line {mean.line}" if path == facts.path else f"{path}:{mean.line}"
-        reported.add(told.pos.line)
-        yield Finding(facts.path, told.pos, CODE,
-                      f"the catch-all records `{field}` at its worst and tells the failure only in {words}, but "
-                      f"`{mean.function}` ({where}) folds `{field}` without reading {words} — a failure counts as a "
-                      f"genuine worst score there; record a distinct value (None, a failed flag the fold skips) or "
-                      f"re-raise", None, "medium")
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:

@@ -58,23 +58,19 @@ from failcode.facts.outcomes.tallies import enums
 from failcode.facts.outcomes.syntax import _FUNCTIONS, _constant, _definitions, _inner, note_import
 from failcode.facts.stages import StageClassifier
 from failcode.facts.walk import walk
-from failcode.model import Absence, Blame, Mean, Members, Raises, Tally, Told, Write
+from failcode.model import Absence, Blame, Members, Raises, Tally, Write
 from failcode.names import is_constant_name
 
 
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
                                                      tuple[Members, ...], tuple[Raises, ...], tuple[str, ...],
-                                                     tuple[Absence, ...], tuple[Told, ...], tuple[Mean, ...],
-                                                     tuple[str, ...]]:
+                                                     tuple[Absence, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
     runs our own code, and the tallies, in source order; the module's outcome Enums; the errors
     its functions raise that name a cause (the summary their callers are judged with), the
     functions it defines (so a name's every definition is known), and the tests that say why one
-    of our functions gave nothing back (joined with the functions that give nothing for a failure);
-    the records catch-alls write with the failure told in words only, and the folds over a field of
-    a collection's items, with the classes the module defines when it folds (joined over the
-    project: `folded.py`)."""
+    of our functions gave nothing back (joined with the functions that give nothing for a failure)."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -91,8 +87,6 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     raises: list[Raises] = []
     functions: list[str] = []
     absences: list[Absence] = []
-    told: list[Told] = []
-    means: dict[tuple[str, int], Mean] = {}
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -110,19 +104,12 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
         functions.append(qualname)
         absences.extend(scan.absences)
-        if scan.told:
-            lines = lines or text.splitlines()
-            told.extend(scan.finish_told(lines))
-        for mean in scan.means:  # a value met twice on its way to a channel is one fold
-            means.setdefault((mean.field, mean.line), mean)
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
     absences.sort(key=lambda absence: absence.line)
-    told.sort(key=lambda record: record.pos.line)
-    classes = tuple(node.name for node in tree.body if isinstance(node, ast.ClassDef)) if means else ()
     return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), \
-        tuple(functions), tuple(absences), tuple(told), tuple(sorted(means.values(), key=lambda m: m.line)), classes
+        tuple(functions), tuple(absences)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

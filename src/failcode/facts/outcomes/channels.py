@@ -146,7 +146,6 @@ class Channels:
             told = frozenset(pair for pair in fields if set(segments(pair[1])) & _EXPLAINING)
             if told:
                 self.explained.extend((write, told) for write in self.writes[start:])
-                self.told_record(value, context, filled, told)
         elif any(write.role == "verdict" and write.kind != "decided" for write in self.writes[start:]):
             self.described.update(fields)
 
@@ -294,7 +293,6 @@ class Channels:
         if self.judges and _parsed_number(node, self.parsed):
             yield node, (ANY_NUMBER,), "verdict", "parsed", "as the score it parses"
             return
-        self.mean_over(node)
         measured = self.measured(node, judging)
         if measured is not None:  # `sum(rewards) / len(rewards)` of the samples that did not fail
             yield node, measured[0], "verdict", "measured", measured[1]

@@ -17,7 +17,6 @@ from failcode.facts.outcomes.branches import Branches
 from failcode.facts.outcomes.channels import Channels
 from failcode.facts.outcomes.commands import Commands
 from failcode.facts.outcomes.defaults import Defaults
-from failcode.facts.outcomes.folded import Folded
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
@@ -115,7 +114,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors, Folded):
+class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -170,9 +169,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
         self.results: dict[str, str] = {}  # local name → the last name of our function whose result it holds
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
-        self.told: list[tuple] = []  # catch-alls' records that tell the failure in words only (`Folded`)
-        self.means: list = []  # folds over a field of a collection's items (`Folded`)
-        self._read_fields: Optional[frozenset[str]] = None  # every field and key the function reads, on first need
         self.starts_program = False  # starts a program outside any try of its own (`Commands.started`)
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally

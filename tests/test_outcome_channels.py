@@ -417,6 +417,60 @@ def test_a_missing_reference_tested_with_the_answer(project):
     assert project.findings() == [("graders.py", "FC003", 5), ("graders.py", "FC003", 13)]
 
 
+def test_a_missing_reference_asked_by_its_size(project):
+    """The missing-reference and nothing-left arms ask one question however it is spelled: `if
+    len(sample.ground_truth) == 0:` is `if not sample.ground_truth:`, `len(expected) > 0` with an
+    `else` is `if expected: … else:`, and `len(scored) < 1` after dropping the failed items is `if
+    not scored:`. Each arm writes what a wrong answer or a zero score gets."""
+    project.write({"graders.py": '''
+        def exact_match(sample, submission):
+            if len(sample.ground_truth) == 0:
+                return GradeResult(score=0.0, rationale="no ground truth")
+            score = 1.0 if submission.strip() == sample.ground_truth.strip() else 0.0
+            return GradeResult(score=score, rationale="exact match")
+
+
+        def contains(case, output):
+            expected = case.get("expected")
+            if len(expected) > 0:
+                return 1.0 if expected.lower() in output.lower() else 0.0
+            else:
+                return 0.0
+
+
+        def mean_score(results):
+            scored = [r.score for r in results if r.error is None]
+            if len(scored) < 1:
+                return 0.0
+            return sum(scored) / len(scored)
+        '''})
+    assert project.findings() == [("graders.py", "FC003", 3), ("graders.py", "FC003", 13),
+                                  ("graders.py", "FC003", 19)]
+
+
+def test_a_size_that_is_not_emptiness_or_the_answer_s_own_stays_quiet(project):
+    """The quiet twins of the test above: the candidate's own empty answer scored wrong is the right
+    verdict however its emptiness is asked (`len(submission) == 0`), and a size other than none
+    (`len(expected) == 3`, `len(expected) > 2`) asks for a shape, not for anything at all. Quiet
+    before and after the change."""
+    project.write({"graders.py": '''
+        def exact_match(sample, submission):
+            if len(submission) == 0:
+                return 0.0
+            return 1.0 if submission.strip() == sample.expected_output.strip() else 0.0
+
+
+        def triple(case, output):
+            expected = case.get("expected")
+            if len(expected) == 3:
+                return 0.0
+            if len(expected) > 2:
+                return 0.0
+            return 1.0 if expected == output else 0.0
+        '''})
+    assert project.findings() == []
+
+
 def test_a_failure_told_in_words_and_folded_by_a_mean_elsewhere_stays_quiet(project):
     """A catch-all's record with its verdict at its worst and the failure told only in words
     (`MetricResult(score=0.0, reason=f"metric error: {e}")`), averaged by a report in another

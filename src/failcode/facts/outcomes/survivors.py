@@ -150,21 +150,7 @@ class Survivors:
         `len(scores) == 0`, `len(scores) > 0`; `missing` is True for the arm where none is."""
         if not self.survivors:
             return None
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call) \
-                and _callee(test.left) == "len" and len(test.left.args) == 1:
-            bound = _constant(test.comparators[0])
-            op = test.ops[0]
-            subject = test.left.args[0]
-            if not isinstance(subject, ast.Name) or subject.id not in self.survivors:
-                return None
-            if bound == "0.0" and isinstance(op, (ast.Eq, ast.LtE)) or bound == "1.0" and isinstance(op, ast.Lt):
-                return subject.id, True
-            if bound == "0.0" and isinstance(op, (ast.Gt, ast.NotEq)) or bound == "1.0" and isinstance(op, ast.GtE):
-                return subject.id, False
-            return None
         subject, nothing, missing = _nothing_test(test)
-        if isinstance(subject, ast.Call) and _callee(subject) == "len" and len(subject.args) == 1:
-            subject = subject.args[0]
         if nothing == "falsy" and isinstance(subject, ast.Name) and subject.id in self.survivors:
             return subject.id, missing
         return None

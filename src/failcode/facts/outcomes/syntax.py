@@ -125,12 +125,16 @@ def note_import(node: ast.stmt, imports: dict[str, str], package: str) -> None:
 
 def _nothing_test(test: ast.expr) -> tuple[ast.expr, str, bool]:
     """(subject, nothing, missing) of a test of whether a value holds nothing: `x`, `not x`, `x is
-    None`, `x is not None`, `x is False` (the subject may be a call: `not probe()`). `nothing` is
-    what the test takes for nothing (`None`, `False`, or `falsy` for a truth test), `missing` is
-    True for the arm (the `if` body) where the subject holds it."""
+    None`, `x is not None`, `x is False` (the subject may be a call: `not probe()`), and its size
+    asked the long way, `len(x) == 0`, `len(x) > 0`, `not len(x)`: one question however it is
+    spelled. `nothing` is what the test takes for nothing (`None`, `False`, or `falsy` for a truth
+    test), `missing` is True for the arm (the `if` body) where the subject holds it."""
     missing, nothing = False, "falsy"
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, missing = test.operand, True
+    sized = _sized(test)
+    if sized is not None:
+        return sized[0], nothing, missing != sized[1]
     other = test.comparators[0] if isinstance(test, ast.Compare) and len(test.ops) == 1 else None
     if isinstance(other, ast.Constant) and (other.value is None or other.value is False) \
             and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
@@ -138,6 +142,23 @@ def _nothing_test(test: ast.expr) -> tuple[ast.expr, str, bool]:
         missing = missing != isinstance(test.ops[0], ast.Is)
         test = test.left
     return test, nothing, missing
+
+
+def _sized(test: ast.expr) -> Optional[tuple[ast.expr, bool]]:
+    """(x, empty) for a test of `len(x)`: its truth, or a compare with 0 or 1 (`len(x) == 0`,
+    `len(x) < 1`, `len(x) > 0`, `len(x) != 0`, `len(x) >= 1`); `empty` is True when the test holds
+    for an empty `x`. None for any other test (`len(x) == 3` asks for a size, not for anything)."""
+    if isinstance(test, ast.Call) and _callee(test) == "len" and len(test.args) == 1 and not test.keywords:
+        return test.args[0], False
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call)
+            and _callee(test.left) == "len" and len(test.left.args) == 1 and not test.left.keywords):
+        return None
+    bound, op = _constant(test.comparators[0]), test.ops[0]
+    if bound == "0.0" and isinstance(op, (ast.Eq, ast.LtE)) or bound == "1.0" and isinstance(op, ast.Lt):
+        return test.left.args[0], True
+    if bound == "0.0" and isinstance(op, (ast.Gt, ast.NotEq)) or bound == "1.0" and isinstance(op, ast.GtE):
+        return test.left.args[0], False
+    return None
 
 
 def _absence(test: ast.expr) -> Optional[tuple[str, bool]]:

@@ -2189,108 +2189,27 @@ def require(client, run_id):
     assert project.findings("pkg") == [("pkg/store.py", "FC006", _line_of(store, "except Exception as exc:"))]
 
 
-PARTIAL = '''
-import logging
-
-log = logging.getLogger(__name__)
-
-
-def read_messages(conn):
-    messages = []
-    for row in conn.execute("select text from message"):
-        try:
-            messages.append(decode(row))
-        except Exception as e:
-            log.error(f"could not read a message: {e}")
-            break
-    return messages
-
-
-def gold_path(env):
-    actions = []
-    done = False
-    while not done:
-        try:
-            action = env.plan()
-            actions.append(action)
-            done = env.step(action)
-        except Exception:
-            print("could not plan")
-            break
-    return actions, len(actions)
-'''
-
-
-def test_a_loop_cut_short_returns_part_of_its_collection_as_the_whole(project):
-    """Principle 5 of the outcome-model issue (what stands in for data used later): a broad handler
-    that only logs and leaves a collecting loop (`except Exception: log.error(…); break`) ends it as
-    the end of the data would, and the function returns the first items as all of them. Reported at
-    the `except` keyword, as a default a handler leaves standing is."""
-    project.write({"reader.py": PARTIAL})
-    assert project.findings() == [("reader.py", "FC003", _line_of(PARTIAL, "except Exception as e:")),
-                                  ("reader.py", "FC003", _line_of(PARTIAL, "except Exception:"))]
-
-
-def test_a_loop_cut_short_that_says_so_stays_quiet(project):
-    """The quiet twins of the test above: a handler that keeps what it caught (`first_error = e`,
-    to raise it), sets a flag (`truncated = True`), or raises says the result is partial; a narrow
-    handler (`except StopIteration`) is the end it names; a collection the caller passed in shows
-    the caller what it got; a loop whose collection is not returned reports nothing. Quiet before
-    and after the change."""
+def test_a_loop_cut_short_stays_quiet_as_measured(project):
+    """A broad handler that only logs and leaves a collecting loop (`except Exception: log.error(…);
+    break`), whose collection the function then returns, hands back the first items as all of them.
+    Built in session 44 (issue 23, principle 5) and measured: 3 tune findings judged blind (1 real,
+    1 debatable, 1 false) and 1 held-out (debatable), no labelled defect found on either split, so
+    it was withheld (POLICIES.md), and the shape stays quiet."""
     project.write({"reader.py": '''
-        def keeps_the_error(conn):
+        import logging
+
+        log = logging.getLogger(__name__)
+
+
+        def read_messages(conn):
             messages = []
-            first_error = None
             for row in conn.execute("select text from message"):
                 try:
                     messages.append(decode(row))
                 except Exception as e:
-                    first_error = e
+                    log.error(f"could not read a message: {e}")
                     break
-            if first_error is not None:
-                raise first_error
             return messages
-
-
-        def flags_it(conn):
-            messages = []
-            truncated = False
-            for row in conn.execute("select text from message"):
-                try:
-                    messages.append(decode(row))
-                except Exception:
-                    truncated = True
-                    break
-            return messages, truncated
-
-
-        def until_done(stream):
-            chunks = []
-            while True:
-                try:
-                    chunks.append(next(stream))
-                except StopIteration:
-                    break
-            return chunks
-
-
-        def fill(conn, out):
-            for row in conn.execute("select text from message"):
-                try:
-                    out.append(decode(row))
-                except Exception:
-                    break
-            return out
-
-
-        def count(conn):
-            messages = []
-            for row in conn.execute("select text from message"):
-                try:
-                    messages.append(decode(row))
-                except Exception:
-                    break
-            print(len(messages))
 
 
         def decode(row):

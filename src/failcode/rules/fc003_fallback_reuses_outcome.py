@@ -107,9 +107,6 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if fallback.kind == "unread-status":
             yield _judged_by_output(facts, fallback)
             continue
-        if fallback.kind == "partial":
-            yield _cut_short(facts, fallback)
-            continue
         value = fallback.values[0]
         if fallback.recorded_beside(facts, project.is_code) or _fails_closed(fallback):
             continue
@@ -140,15 +137,6 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         # flow; a value the fallback path writes itself is proven by its shape
         confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
         yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
-
-
-def _cut_short(facts: FileFacts, cut: Write) -> Finding:
-    """A loop cut short by a broad handler that only logs and leaves it, whose collection the function
-    returns after the loop (facts/outcomes/partial.py): a failure midway reads as the end of the data."""
-    return Finding(facts.path, cut.pos, CODE,
-                   f"{cut.why} leaves the loop at line {cut.trigger} with what `{cut.text}` holds so far, and line "
-                   f"{cut.kept} returns it as the whole — a failure midway reads as the end of the data; re-raise, "
-                   f"or return the failure beside what was collected", None, "medium")
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:

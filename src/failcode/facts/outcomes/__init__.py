@@ -37,8 +37,6 @@ The package holds one module per concept, and the scan of one function is one cl
 - `branches`: failure paths that are branches: no match, an error status, a dispatch no answer took;
 - `survivors`: what is measured over the items whose work did not fail, and the arm taken when
   none is left (every item failed);
-- `partial`: a loop that collects, cut short by a broad handler that only logs and leaves it,
-  whose collection the function returns as the whole;
 - `provenance`: where a value comes from: the candidate's output, a reply, our own code;
 - `defaults`: what a default written in place of an answer stands for: the reply's answer, a
   verdict by the name the code judges it under, or the code's marker for "no answer";

@@ -17,7 +17,6 @@ from failcode.facts.outcomes.branches import Branches
 from failcode.facts.outcomes.channels import Channels
 from failcode.facts.outcomes.commands import Commands
 from failcode.facts.outcomes.defaults import Defaults
-from failcode.facts.outcomes.partial import Partial
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
@@ -115,7 +114,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors, Partial):
+class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -153,8 +152,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.survivors: dict[str, bool] = {}  # … to the items of a collection whose work did not fail (`Survivors`)
         self.weighed: set[int] = set()  # ids of the compares that judged a default (`choice == target`)
         self.looping = False  # inside a `while` loop: polling until something is ready
-        self.loop: Optional[ast.stmt] = None  # the innermost loop the walk is in (where a `break` goes)
-        self.cut: list[tuple] = []  # (loop, handler, break, caught, names): handlers that cut a collecting loop short
         self.trying = 0  # inside a try body (how deep): a handler stands in for what it computes
         self.bound_in: dict[int, frozenset[str]] = {}  # id of a statement → the names it binds, deep
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
@@ -196,7 +193,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         for write in writes:
             roles.setdefault(write.channel, set()).add(write.role)
         return [w for w in writes if len(roles[w.channel]) == 2
-                or fails_open(w) and not self.lenient] + self.unread_statuses() + self.partials()
+                or fails_open(w) and not self.lenient] + self.unread_statuses()
 
     @property
     def lenient(self) -> bool:
@@ -303,12 +300,10 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
                 self.started(item.context_expr)
                 if isinstance(item.optional_vars, ast.Name):
                     self.ran(item.optional_vars.id, item.context_expr)  # `with subprocess.Popen(…) as proc:`
-            looping, loop = self.looping, self.loop
+            looping = self.looping
             self.looping = looping or isinstance(node, ast.While)
-            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-                self.loop = node
             self.block(node.body, context)
-            self.looping, self.loop = looping, loop
+            self.looping = looping
             self.block(getattr(node, "orelse", None) or [], context)
         elif _MATCH and isinstance(node, _MATCH):
             for case in node.cases:

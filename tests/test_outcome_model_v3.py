@@ -2193,8 +2193,8 @@ def test_a_loop_cut_short_stays_quiet_as_measured(project):
     """A broad handler that only logs and leaves a collecting loop (`except Exception: log.error(…);
     break`), whose collection the function then returns, hands back the first items as all of them.
     Built in session 44 (issue 23, principle 5) and measured: 3 tune findings judged blind (1 real,
-    1 debatable, 1 false) and 1 held-out (debatable), no labelled defect found on either split, so
-    it was withheld (POLICIES.md), and the shape stays quiet."""
+    1 debatable, 1 false) and 1 held-out (debatable), no real labelled defect found on either split,
+    so it was withheld (POLICIES.md), and the shape stays quiet."""
     project.write({"reader.py": '''
         import logging
 
@@ -2216,3 +2216,36 @@ def test_a_loop_cut_short_stays_quiet_as_measured(project):
             return row[0]
         '''})
     assert project.findings() == []
+
+
+def test_a_method_of_a_class_named_as_a_judge_judges_by_its_own_name_as_measured(project):
+    """Whether a function judges is read from its own name (`grade_*`, `score`), not from its
+    class's: reading `FaithfulnessMetric.measure` as a judge (issue 23, principle 3: a name is
+    evidence) was built in session 44 and measured: 3 tune findings judged blind (1 real, 2 false)
+    and 15 held-out (4 real, 1 debatable, 10 false), so it was withheld (POLICIES.md). The parsed
+    score of a method whose own name says nothing of judging stays no verdict, and its handler's
+    `0.0` no fallback for one; the same parse in `score` is reported."""
+    source = '''
+import re
+
+
+class FaithfulnessMetric:
+    def measure(self, case):
+        try:
+            reply = self.client.ask(case.output)
+            match = re.search(r"(\\d+)", reply)
+            return int(match.group(1)) / 10
+        except Exception:
+            return 0.0
+
+    def score(self, case):
+        try:
+            reply = self.client.ask(case.output)
+            match = re.search(r"(\\d+)", reply)
+            return int(match.group(1)) / 10
+        except Exception:
+            return 0.0
+'''
+    project.write({"metric.py": source})
+    assert project.findings() == [("metric.py", "FC003", _line_of(source, "return 0.0", 2))]
+

@@ -1726,6 +1726,33 @@ def test_a_command_judged_by_its_output_alone(project):
                      ("m.py", "FC003", _line_of(COMMANDS, "if err.strip():"))]
 
 
+def test_a_command_judged_by_its_output_however_its_emptiness_is_spelled(project):
+    """The same test of whether the command wrote to stderr, with its size asked another way
+    (`len(stderr) < 1`, `not len(err)`): FC003 at each `if`, as for `len(stderr) == 0`."""
+    source = '''
+import subprocess
+
+
+def run_tool(command):
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout, stderr = process.communicate()
+    if len(stderr) < 1:
+        return {"ok": True, "output": stdout.decode()}
+    return {"ok": False, "error": stderr.decode()}
+
+
+def build(command):
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        out, err = proc.communicate()
+    if not len(err):
+        return out.decode()
+    raise RuntimeError(err.decode())
+'''
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "if len(stderr) < 1:")),
+                     ("m.py", "FC003", _line_of(source, "if not len(err):"))]
+
+
 COMMANDS_QUIET = '''
 import subprocess
 

@@ -20,7 +20,7 @@ from typing import Optional
 from failcode.causes import PROGRAM_STARTS
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Pending
-from failcode.facts.outcomes.syntax import _always_leaves, _awaited, _callee, _exit_status, _leaves, _resolve
+from failcode.facts.outcomes.syntax import _always_leaves, _awaited, _callee, _exit_status, _leaves, _resolve, _sized
 from failcode.facts.walk import walk
 
 # The calls that start a child process and leave its exit status to the caller (`run` returns it on
@@ -161,17 +161,17 @@ class Commands:
 
 
 def _emptiness(test: ast.expr) -> ast.expr:
-    """What a test asks the emptiness of: `out` of `not out`, `out`, `len(out) == 0`, `out != ""`,
-    `len(out) > 0`; the test itself otherwise."""
+    """What a test asks the emptiness of: `out` of `not out`, `out`, `out != ""`, and of its size
+    asked the long way (`len(out) == 0`, `len(out) > 0`: `syntax._sized`); the test itself otherwise."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
-    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq, ast.Gt)):
+    sized = _sized(test)
+    if sized is not None:
+        return sized[0]
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
         nothing = test.comparators[0]
-        if isinstance(nothing, ast.Constant) and nothing.value in ("", b"") and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+        if isinstance(nothing, ast.Constant) and nothing.value in ("", b""):
             return test.left
-        if isinstance(nothing, ast.Constant) and nothing.value == 0 and not isinstance(nothing.value, bool) \
-                and isinstance(test.left, ast.Call) and _callee(test.left) == "len" and len(test.left.args) == 1:
-            return test.left.args[0]
     return test
 
 

@@ -144,20 +144,30 @@ def _nothing_test(test: ast.expr) -> tuple[ast.expr, str, bool]:
     return test, nothing, missing
 
 
+def _counted(node: ast.expr) -> Optional[ast.expr]:
+    """`x` of `len(x)`; None for anything else."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and _callee(node) == "len":
+        return node.args[0]
+    return None
+
+
 def _sized(test: ast.expr) -> Optional[tuple[ast.expr, bool]]:
     """(x, empty) for a test of `len(x)`: its truth, or a compare with 0 or 1 (`len(x) == 0`,
     `len(x) < 1`, `len(x) > 0`, `len(x) != 0`, `len(x) >= 1`); `empty` is True when the test holds
     for an empty `x`. None for any other test (`len(x) == 3` asks for a size, not for anything)."""
-    if isinstance(test, ast.Call) and _callee(test) == "len" and len(test.args) == 1 and not test.keywords:
-        return test.args[0], False
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call)
-            and _callee(test.left) == "len" and len(test.left.args) == 1 and not test.left.keywords):
+    counted = _counted(test)
+    if counted is not None:
+        return counted, False
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    counted = _counted(test.left)
+    if counted is None:
         return None
     bound, op = _constant(test.comparators[0]), test.ops[0]
     if bound == "0.0" and isinstance(op, (ast.Eq, ast.LtE)) or bound == "1.0" and isinstance(op, ast.Lt):
-        return test.left.args[0], True
+        return counted, True
     if bound == "0.0" and isinstance(op, (ast.Gt, ast.NotEq)) or bound == "1.0" and isinstance(op, ast.GtE):
-        return test.left.args[0], False
+        return counted, False
     return None
 
 

@@ -2108,6 +2108,59 @@ def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project
     assert project.findings() == [("service.py", "FC006", 10), ("service.py", "FC006", 28)]
 
 
+def test_fc006_every_failing_status_said_as_one_cause_or_after_the_success_arm(project):
+    """Issue 23, principle 6 (by cause as well as by party): a branch on every non-success status
+    that says one specific cause ("model not found", "not available in your region") reports a
+    bad key or a server error as that cause; and the words after `if response.status_code == 200:
+    return …` are the arm of every failing status, as an `else` would be. Quiet: the arm after the
+    success test that passes the status on, a path that does not leave (its words run on success
+    too), and a test of one status (404 is "not found"; control: quiet before and after)."""
+    project.write({"models.py": '''
+        def load_model(client, name):
+            response = client.get(f"/models/{name}")
+            if response.status_code != 200:
+                raise LookupError(f"model {name} not found")
+            return response.json()
+
+
+        def evaluation_service(session, url):
+            response = session.get(url)
+            if response.status_code == 200:
+                return response.json()
+            raise ValueError("The safety evaluation service is not available in your current region")
+
+
+        def provider_reply(session, url):
+            response = session.get(url)
+            if response.ok:
+                return response.json()
+            raise RuntimeError("provider API call failed")
+
+
+        def evaluation_service_honestly(session, url):
+            response = session.get(url)
+            if response.status_code == 200:
+                return response.json()
+            raise ValueError(f"The safety evaluation service answered {response.status_code}")
+
+
+        def cached_reply(session, url, cache):
+            response = session.get(url)
+            if response.status_code == 200:
+                cache[url] = response.json()
+            log("provider API call failed")
+            return cache.get(url)
+
+
+        def one_status(client, name):
+            response = client.get(f"/models/{name}")
+            if response.status_code == 404:
+                raise LookupError(f"model {name} not found")
+            return response.json()
+        '''})
+    assert project.findings() == [("models.py", "FC006", 3), ("models.py", "FC006", 10), ("models.py", "FC006", 17)]
+
+
 def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
     """athina's API step (session 36's sweep, judged false before the change): `if status_code >=
     400:` on a status handed in as a number, with an arm that says it ("Status code:

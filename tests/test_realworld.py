@@ -562,10 +562,14 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # floors of .027, .40 and .73, which follow it to .026, .39 and .72. Fresh batch 44 (verdict,
 # judgment, inspect-cyber, promptim: 1 finding judged blind, real; none of its 15 real defects
 # found), labelled blind before session 45's first change was measured, moved held-out recall to
-# 23/883 and precision to 101/254 real and 185/254 real or debatable: the floors hold.
+# 23/883 and precision to 101/254 real and 185/254 real or debatable: the floors hold. Session
+# 45's first change (FC006: every failing status said as one cause, and the arm after `if
+# status_code == 200: return`) added 3 tune findings (3 real) and 2 held-out (1 real, 1
+# debatable), moving recall to 63/248 and 25/883: the recall floors rise to .254 and .028, and
+# held-out real-or-debatable precision (187/256) to .73.
 FLOORS = {
-    "tune": {"recall": 0.249, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
-    "heldout": {"recall": 0.026, "precision_real": 0.39, "precision_real_or_debatable": 0.72},
+    "tune": {"recall": 0.254, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "heldout": {"recall": 0.028, "precision_real": 0.39, "precision_real_or_debatable": 0.73},
 }
 
 

@@ -335,27 +335,29 @@ class Blames:
             self.blames.append(_PendingBlame(handler, self.qualname, written, attempt.lineno, "poll", _caught(types),
                                              written=written))
 
-    def every_status(self, node: ast.If) -> None:
-        """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`: one
-        cause for every failing status, our own 400s and 401s among them. An arm that passes the
-        status or the reply's own words on (`f"failed with {response.status_code}"`, or the bare
-        status the test asked: `if status_code >= 400:` … `f"Status code: {status_code}"`) says
-        which failure it was; so does one that hands the reply itself to a call (an error mapper,
-        the exception: `raise error_for(response)`). Whether the arm blames a party is FC006's to
+    def every_status(self, test: ast.expr, arm: list[ast.stmt], failing: Optional[ast.expr] = None) -> None:
+        """`if response.status_code != 200: raise ServiceUnavailable("backend unavailable")`, or
+        the same words after `if response.status_code == 200: return …` (reported at that test;
+        `failing` is then the test of the arm, `status_code != 200`): one cause for every failing
+        status, our own 400s and 401s among them. An arm that passes the status or the reply's own
+        words on (`f"failed with {response.status_code}"`, or the bare status the test asked: `if
+        status_code >= 400:` … `f"Status code: {status_code}"`) says which failure it was; so does
+        one that hands the reply itself to a call (an error mapper, the exception: `raise
+        error_for(response)`). Whether the arm blames a party or names one cause is FC006's to
         judge."""
-        reply = _reply_of(node.test)
-        asked = _dotted(_asked(node.test))
-        for part in _nodes(node.body):
+        failing = test if failing is None else failing
+        reply = _reply_of(failing)
+        asked = _dotted(_asked(failing))
+        for part in _nodes(arm):
             if isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS \
                     or asked is not None and isinstance(part, (ast.Name, ast.Attribute)) and _dotted(part) == asked:
                 return
             if reply is not None and isinstance(part, ast.Call) and any(
                     _dotted(argument) == reply for argument in (*part.args, *(k.value for k in part.keywords))):
                 return
-        texts = tuple(dict.fromkeys(_words_of(node.body)))
+        texts = tuple(dict.fromkeys(_words_of(arm)))
         if texts:
-            self.blames.append(_PendingBlame(node.test, self.qualname, texts, node.lineno, "status",
-                                             subject=_short(node.test)))
+            self.blames.append(_PendingBlame(test, self.qualname, texts, test.lineno, "status", subject=_short(failing)))
 
     def no_result(self, node: ast.If) -> None:
         """`if not result: result.append("timed out")` after waiting on a child process or thread

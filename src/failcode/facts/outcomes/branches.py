@@ -31,6 +31,16 @@ def _error_status(test: ast.expr) -> bool:
     return isinstance(op, ast.NotEq) and 200 <= code < 300 or isinstance(op, (ast.GtE, ast.Gt)) and code in (299, 300, 399, 400)
 
 
+def _arm(after: tuple[ast.stmt, ...]) -> list[ast.stmt]:
+    """What runs after `if response.status_code == 200: return …`, up to the statement that leaves
+    (`raise ServiceUnavailable(…)`, `return None`): the arm of every failing status. Nothing when
+    the path does not leave, as the words of what runs on either path are no arm's."""
+    for index, statement in enumerate(after):
+        if isinstance(statement, (ast.Return, ast.Raise)):
+            return list(after[:index + 1])
+    return []
+
+
 def _chain_subject(node: ast.If) -> Optional[str]:
     """The subject of a dispatch `if r == "A": … elif r == "B": …`: the same value compared with
     constants in every test of the chain (two tests at least)."""
@@ -90,7 +100,7 @@ class Branches:
         if context.fallback is None and not context.silent:
             self.unchecked(node)
         if context.fallback is None and not context.silent and _error_status(test):
-            self.every_status(node)
+            self.every_status(test, node.body)
             self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
             return
@@ -110,6 +120,10 @@ class Branches:
             absent = None
         if absent is not None and self.no_match(node, absent, context, defaults, after):
             return
+        failing = _negated(test) if context.fallback is None and not context.silent and not node.orelse \
+            and isinstance(node.body[-1], (ast.Return, ast.Raise)) else None
+        if failing is not None and _error_status(failing):
+            self.every_status(test, _arm(after), failing)
         decided = self.deciding(test, judging=self.judges)
         arms = context if decided is None or context.fallback is not None else _Context(
             decided=decided, region=context.region, silent=context.silent)

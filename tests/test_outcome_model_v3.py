@@ -136,6 +136,39 @@ def test_a_broad_handler_that_names_one_cause(project):
     assert confidence == {raised: "high", logged: "medium", recorded: "high"}
 
 
+NO_SUCH = '''
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def list_gpus(runner):
+    try:
+        output = runner.run("nvidia-smi --query-gpu=name --format=csv")
+        return [line for line in output.splitlines()[1:] if line]
+    except Exception:
+        log.warning("No GPUs found on this node")
+        return []
+
+
+def count_gpus(runner):
+    try:
+        output = runner.run("nvidia-smi --query-gpu=name --format=csv")
+        return len(output.splitlines()) - 1
+    except Exception as exc:
+        log.warning("No GPUs found on this node: %s", exc)
+        return 0
+'''
+
+
+def test_no_thing_found_says_it_does_not_exist(project):
+    """"No GPUs found", "No session found" say what "GPU not found" says (session 45): a broad
+    handler that says it for every failure of its try is reported. Control, quiet before and
+    after: the same words beside the caught error's text."""
+    found, _ = _check(project, NO_SUCH)
+    assert found == [("m.py", "FC006", _line_of(NO_SUCH, "except Exception:", 1))]
+
+
 def test_the_message_names_what_else_the_family_it_caught_holds(project):
     """What else can fail is said for the family the handler catches: a catch-all hears our own
     bugs, the OS's error does not (a permission error or a full disk is what it hides), and a

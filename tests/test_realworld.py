@@ -571,10 +571,13 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # fiddler-auditor, chembench, shinka-evolve: 2 findings judged blind, 1 debatable, 1 false; 1 of
 # its 29 real defects found), labelled for session 45's second change, moved held-out recall to
 # 26/912 and precision to 102/258 real and 188/258 real or debatable, below the floor of .73,
-# which follows it back to .72.
+# which follows it back to .72. Session 45's second change ("no session found" says "not found")
+# added 8 tune findings (4 real, 3 debatable, 1 false) and 2 held-out (1 real, 1 debatable), recall
+# +0 on both, moving held-out precision to 103/260 real and 190/260 real or debatable: that floor
+# rises to .73.
 FLOORS = {
     "tune": {"recall": 0.254, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
-    "heldout": {"recall": 0.028, "precision_real": 0.39, "precision_real_or_debatable": 0.72},
+    "heldout": {"recall": 0.028, "precision_real": 0.39, "precision_real_or_debatable": 0.73},
 }
 
 

@@ -42,7 +42,7 @@ class Cause:
 
 CAUSES = (
     Cause("not-found", "that it does not exist",
-          re.compile(r"\bnot (?:be )?found\b|\bdoes ?n[o']?t exist|\bdo ?n[o']?t exist|\bno such (?:file|directory|key|"
+          re.compile(r"\bnot (?:be )?found\b|\bno (?:\w+ ){1,2}(?:was |were )?found\b|\bdoes ?n[o']?t exist|\bdo ?n[o']?t exist|\bno such (?:file|directory|key|"
                      r"table|bucket|object|module|path|entry|job|record)\b|\b(?:could ?n[o']?t|can ?not|can't|unable to) "
                      r"(?:find|locate)\b", re.IGNORECASE),
           (("not", "found"), ("does", "not", "exist"), ("no", "such"), ("not", "exist")),

@@ -42,7 +42,8 @@ class Cause:
 
 CAUSES = (
     Cause("not-found", "that it does not exist",
-          re.compile(r"\bnot (?:be )?found\b|\bno (?:\w+ ){1,2}(?:was |were )?found\b|\bdoes ?n[o']?t exist|\bdo ?n[o']?t exist|\bno such (?:file|directory|key|"
+          re.compile(r"\bnot (?:be )?found\b|\bno (?:\w+ ){1,2}(?:was |were )?found\b|\bdoes ?n[o']?t exist|"
+                     r"\bdo ?n[o']?t exist|\bno such (?:file|directory|key|"
                      r"table|bucket|object|module|path|entry|job|record)\b|\b(?:could ?n[o']?t|can ?not|can't|unable to) "
                      r"(?:find|locate)\b", re.IGNORECASE),
           (("not", "found"), ("does", "not", "exist"), ("no", "such"), ("not", "exist")),
@@ -52,7 +53,7 @@ CAUSES = (
                      r"\b(?:request|connection|read|operation|call|deadline) (?:timed? ?out|exceeded)\b", re.IGNORECASE),
           (("timeout",), ("timed", "out"), ("time", "out")),
           re.compile(r"(?:^|\.)\w*Time[oO]ut\w*$|(?:^|\.)TimeoutExpired$|(?:^|\.)CancelledError$")),
-    Cause("not-installed", "a missing installation",
+    Cause("not-installed", "that it is not installed or not available",
           re.compile(r"\bnot installed\b|\bplease install\b|\bpip install\b|\bis not available\b", re.IGNORECASE),
           (("not", "installed"),),
           re.compile(r"(?:^|\.)(?:ImportError|ModuleNotFoundError)$")),

@@ -247,7 +247,8 @@ class Blames:
         """Notes a broad handler whose only answer is nothing (`except Exception: log_error(…);
         return None`, `return False`, or falling off the end of a function whose try returns a
         value): whoever calls the function cannot tell its failures from the thing not being
-        there, and a caller that says "not found" for nothing (`Absence`) says it of every failure. A handler that prints the traceback hands the truth on, as it does for a
+        there, and a caller that says "not found" for nothing (`Absence`) says it of every failure.
+        A handler that prints the traceback hands the truth on, as it does for a
         cause said in words. The try must call something beyond builtins and the standard library
         (`reaches`: another package's client, our own code): a try of nothing but imports, local
         calls and methods of its data (`os.stat(p)`, `path.exists()`) asks the interpreter, the OS or
@@ -357,7 +358,8 @@ class Blames:
                 return
         texts = tuple(dict.fromkeys(_words_of(arm)))
         if texts:
-            self.blames.append(_PendingBlame(test, self.qualname, texts, test.lineno, "status", subject=_short(failing)))
+            self.blames.append(_PendingBlame(test, self.qualname, texts, test.lineno, "status",
+                                             subject=_short(failing)))
 
     def no_result(self, node: ast.If) -> None:
         """`if not result: result.append("timed out")` after waiting on a child process or thread

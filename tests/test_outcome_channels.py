@@ -2161,6 +2161,57 @@ def test_fc006_every_failing_status_said_as_one_cause_or_after_the_success_arm(p
     assert project.findings() == [("models.py", "FC006", 3), ("models.py", "FC006", 10), ("models.py", "FC006", 17)]
 
 
+def test_fc006_a_failing_status_however_it_is_spelled(project):
+    """One question however it is spelled (session 45): `not in (200, 201)`, `not 200 <= status <
+    300`, `response.is_error` and `not response.is_success` take every failing status as one path,
+    as `!= 200` does. Quiet: a set of statuses that holds one that is no success (`not in (200,
+    404)`: a missing thing is an answer of its own there), and an arm that passes the status on."""
+    project.write({"client.py": '''
+        def model_card(client, name):
+            response = client.get(f"/models/{name}")
+            if response.status_code not in (200, 201):
+                raise LookupError(f"model {name} not found")
+            return response.json()
+
+
+        def dataset(client, name):
+            response = client.get(f"/datasets/{name}")
+            if not 200 <= response.status_code < 300:
+                raise LookupError(f"dataset {name} does not exist")
+            return response.json()
+
+
+        def completion(client, prompt):
+            response = client.post("/complete", json={"prompt": prompt})
+            if response.is_error:
+                raise RuntimeError("provider API call failed")
+            return response.json()
+
+
+        def embedding(client, text):
+            response = client.post("/embed", json={"text": text})
+            if response.is_success:
+                return response.json()
+            raise RuntimeError("provider API call failed")
+
+
+        def optional_card(client, name):
+            response = client.get(f"/models/{name}")
+            if response.status_code not in (200, 404):
+                raise LookupError(f"model {name} not found")
+            return response.json()
+
+
+        def honest_completion(client, prompt):
+            response = client.post("/complete", json={"prompt": prompt})
+            if response.is_error:
+                raise RuntimeError(f"provider API call failed with {response.status_code}")
+            return response.json()
+        '''})
+    assert project.findings() == [("client.py", "FC006", 3), ("client.py", "FC006", 10),
+                                  ("client.py", "FC006", 17), ("client.py", "FC006", 24)]
+
+
 def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
     """athina's API step (session 36's sweep, judged false before the change): `if status_code >=
     400:` on a status handed in as a number, with an arm that says it ("Status code:

@@ -14,20 +14,45 @@ from failcode.facts.outcomes.syntax import (
     _Defaults, _absence, _dispatch_test, _leaves, _links, _missing_reference, _nodes, _short)
 
 
+def _is_status(node: ast.expr) -> bool:
+    """A reply's status code: `response.status_code`, `resp.status`, a bare `status_code`."""
+    return isinstance(node, ast.Attribute) and node.attr in ("status_code", "status") \
+        or isinstance(node, ast.Name) and node.id in ("status_code",)
+
+
+def _codes(node: ast.expr) -> Optional[list[int]]:
+    """The status codes a test names: `200`, or each member of `(200, 201)`; None for anything else."""
+    values = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    codes = [value.value for value in values if isinstance(value, ast.Constant) and type(value.value) is int]
+    return codes if codes and len(codes) == len(values) else None
+
+
+def _success_range(test: ast.expr) -> bool:
+    """`200 <= response.status_code < 300`: the status within the success range."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 2 or not _is_status(test.comparators[0]) \
+            or not all(isinstance(op, (ast.Lt, ast.LtE)) for op in test.ops):
+        return False
+    low, high = _codes(test.left), _codes(test.comparators[1])
+    return low is not None and high is not None and low[0] in (199, 200) and high[0] in (299, 300)
+
+
 def _error_status(test: ast.expr) -> bool:
-    """A test that takes every failure of a reply as one path: `status_code != 200`, `>= 400`,
-    `not response.ok`."""
+    """A test that takes every failure of a reply as one path, however it is spelled:
+    `status_code != 200`, `>= 400`, `not in (200, 201)`, `not 200 <= status_code < 300`, `not
+    response.ok`, `not response.is_success`, `response.is_error`."""
+    if isinstance(test, ast.Attribute):
+        return test.attr == "is_error"
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return isinstance(test.operand, ast.Attribute) and test.operand.attr == "ok"
-    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        inner = test.operand
+        return isinstance(inner, ast.Attribute) and inner.attr in ("ok", "is_success") or _success_range(inner)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not _is_status(test.left):
         return False
-    left, op, right = test.left, test.ops[0], test.comparators[0]
-    if not (isinstance(left, ast.Attribute) and left.attr in ("status_code", "status")
-            or isinstance(left, ast.Name) and left.id in ("status_code",)):
+    op, codes = test.ops[0], _codes(test.comparators[0])
+    if codes is None:
         return False
-    code = right.value if isinstance(right, ast.Constant) and isinstance(right.value, int) else None
-    if code is None:
-        return False
+    if isinstance(op, ast.NotIn):
+        return all(200 <= code < 300 for code in codes)
+    code = codes[0]
     return isinstance(op, ast.NotEq) and 200 <= code < 300 or isinstance(op, (ast.GtE, ast.Gt)) and code in (299, 300, 399, 400)
 
 

@@ -2199,7 +2199,7 @@ def test_fc006_a_failing_status_however_it_is_spelled(project):
             response = client.get(f"/models/{name}")
             if response.status_code not in (200, 404):
                 raise LookupError(f"model {name} not found")
-            return response.json()
+            return None if response.status_code == 404 else response.json()
 
 
         def honest_completion(client, prompt):

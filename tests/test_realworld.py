@@ -113,12 +113,13 @@ FRESH_BATCHES = {
     45: ["llamator", "fiddler-auditor", "chembench", "shinka-evolve"],
     46: ["judge0", "codeevolve", "zeno-client", "magentic"],
     47: ["wildguard", "easyjailbreak", "pytest-harvest", "code-bert-score"],
+    48: ["daytona-sdk", "maxim-py", "lunary", "promptify"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """320 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
-    of three and twenty-four of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
+    """324 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh batches
+    of three and twenty-five of four, and the 15 packages of session 32's precision sweeps, the 18 of session 33's, the 20
     of session 34's, the 14 of session 36's, the 1 of session 37's and the 8 of session 38's (seen), and
     session 41's two tune batches of 4, labelled like a fresh batch, and the 1 of its sweep (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
@@ -582,7 +583,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # floors hold. Session 45's third change (a failing status however it is spelled) changed no
 # finding. Fresh batch 47 (wildguard, easyjailbreak, pytest-harvest, code-bert-score: no finding;
 # none of its 4 real defects found), labelled for the next session's first change, moved held-out
-# recall to 26/929, below the floor of .028, which follows it to .027.
+# recall to 26/929, below the floor of .028, which follows it to .027. Fresh batch 48 (daytona-sdk,
+# maxim-py, lunary, promptify: no finding; none of its 20 real defects found), labelled for the
+# next session's first change too, moved held-out recall to 26/949: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.254, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.39, "precision_real_or_debatable": 0.73},

@@ -2294,27 +2294,15 @@ def test_a_method_of_a_class_named_as_a_judge_judges_by_its_own_name_as_measured
     and 15 held-out (4 real, 1 debatable, 10 false), so it was withheld (POLICIES.md). The parsed
     score of a method whose own name says nothing of judging stays no verdict, and its handler's
     `0.0` no fallback for one; the same parse in `score` is reported."""
-    source = '''
-import re
-
-
-class FaithfulnessMetric:
-    def measure(self, case):
+    body = '''
         try:
             reply = self.client.ask(case.output)
             match = re.search(r"(\\d+)", reply)
             return int(match.group(1)) / 10
         except Exception:
             return 0.0
-
-    def score(self, case):
-        try:
-            reply = self.client.ask(case.output)
-            match = re.search(r"(\\d+)", reply)
-            return int(match.group(1)) / 10
-        except Exception:
-            return 0.0
-'''
+'''  # the same body under both names: only the method's name differs
+    source = f"import re\n\n\nclass FaithfulnessMetric:\n    def measure(self, case):{body}\n    def score(self, case):{body}"
     project.write({"metric.py": source})
     assert project.findings() == [("metric.py", "FC003", _line_of(source, "return 0.0", 2))]
 

@@ -56,6 +56,12 @@ def _error_status(test: ast.expr) -> bool:
     return isinstance(op, ast.NotEq) and 200 <= code < 300 or isinstance(op, (ast.GtE, ast.Gt)) and code in (299, 300, 399, 400)
 
 
+def _guards(node: ast.If) -> bool:
+    """An `if` with no `else` whose body ends by leaving (`return`, `raise`): what follows it runs
+    only when its test failed, as an `else` would."""
+    return not node.orelse and isinstance(node.body[-1], (ast.Return, ast.Raise))
+
+
 def _arm(after: tuple[ast.stmt, ...]) -> list[ast.stmt]:
     """What runs after `if response.status_code == 200: return …`, up to the statement that leaves
     (`raise ServiceUnavailable(…)`, `return None`): the arm of every failing status. Nothing when
@@ -100,8 +106,7 @@ class Branches:
     def guarded(self, node: ast.If, context: _Context) -> _Context:
         """What follows a guard (`if SEP in out: … return parsed`, no `else`) runs when its compare
         fails: the block's rest is decided by the negated compare, as an `else` would be."""
-        if context.fallback is not None or context.decided is not None or context.silent or node.orelse \
-                or not isinstance(node.body[-1], (ast.Return, ast.Raise)):
+        if context.fallback is not None or context.decided is not None or context.silent or not _guards(node):
             return context
         decided = self.deciding(node.test, judging=self.judges)
         return context if decided is None else _Context(decided=_negated(decided), region=context.region)
@@ -145,8 +150,7 @@ class Branches:
             absent = None
         if absent is not None and self.no_match(node, absent, context, defaults, after):
             return
-        failing = _negated(test) if context.fallback is None and not context.silent and not node.orelse \
-            and isinstance(node.body[-1], (ast.Return, ast.Raise)) else None
+        failing = _negated(test) if context.fallback is None and not context.silent and _guards(node) else None
         if failing is not None and _error_status(failing):
             self.every_status(test, _arm(after), failing)
         decided = self.deciding(test, judging=self.judges)

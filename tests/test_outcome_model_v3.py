@@ -729,6 +729,185 @@ def test_starting_a_program_that_is_not_there_says_not_found(project):
                      ("pkg/starters.py", "FC006", _line_of(STARTERS, "except OSError:", 5))]
 
 
+# -- an error message returned in the place of a model's reply (principles 2 and 5) ------------
+
+CLIENTS = """
+from openai import OpenAI
+
+
+def ask(prompt):
+    client = OpenAI()
+    completion = client.chat.completions.create(model="m", messages=[prompt])
+    return completion.choices[0].message.content
+
+
+def lookup(query):
+    client = OpenAI()
+    return client.responses.create(model="m", input=query).output_text
+"""
+
+SEARCH = """
+def lookup(query):
+    return {"query": query}
+"""
+
+AGENTS = """
+import json
+import logging
+
+import requests
+
+from .clients import ask
+from .search import lookup
+
+log = logging.getLogger(__name__)
+
+
+class Agent:
+    def __init__(self, client):
+        self.client = client
+
+    def act(self, observation):
+        try:
+            completion = self.client.chat.completions.create(model="m", messages=[observation])
+            return completion.choices[0].message.content.strip()
+        except Exception as e:
+            log.warning("generation failed")
+            return f"An error occurred: {e}"
+
+    def clues(self, word):
+        try:
+            response = self.client.chat.completions.create(model="m", messages=[word])
+            text = response.choices[0].message.content.strip()
+            lines = text.split("\\n")
+            return dict((str(i), line) for i, line in enumerate(lines))
+        except Exception as e:
+            return [f"Error while generating clues: {e}"]
+
+    def relayed(self, observation):
+        try:
+            out = ask(observation)
+            return out
+        except Exception as e:
+            return "Request failed: " + str(e)
+
+    def quiet_none(self, observation):
+        try:
+            completion = self.client.chat.completions.create(model="m", messages=[observation])
+            return completion.choices[0].message.content
+        except Exception:
+            log.exception("generation failed")
+            return None
+
+    def quiet_marker(self, url):
+        try:
+            return requests.get(url).text
+        except Exception:
+            return "<could not read the response body>"
+
+    def quiet_narrow(self, url):
+        try:
+            return requests.get(url, timeout=5).text
+        except requests.Timeout:
+            return "error: the request timed out"
+
+    def quiet_decides(self, observation):
+        try:
+            completion = self.client.chat.completions.create(model="m", messages=[observation])
+            return completion.choices[0].message.content
+        except Exception as e:
+            if isinstance(e, KeyError):
+                return "error: malformed reply"
+            raise
+
+    def quiet_not_a_reply(self, path):
+        try:
+            with open(path) as f:
+                return json.load(f)
+        except Exception as e:
+            return f"Error: {e}"
+
+    def quiet_two_definitions(self, query):
+        try:
+            return lookup(query)
+        except Exception as e:
+            return f"error: {e}"
+
+    def quiet_messages(self, url):
+        try:
+            response = requests.get(url)
+            if response.status_code == 200:
+                return response.text
+            return f"Failed to fetch the page: {response.text}"
+        except Exception as e:
+            return f"Error: {e}"
+
+
+class OllamaAgent:
+    def _make_request(self, observation):
+        resp = self.client.chat(model="m", messages=[observation])
+        return resp["message"]["content"]
+
+    def __call__(self, observation):
+        try:
+            out = self._make_request(observation)
+            return out
+        except Exception as e:
+            return f"ERROR (Ollama): {e}"
+
+
+class EchoAgent:
+    def _make_request(self, observation):
+        return observation
+
+    def __call__(self, observation):
+        try:
+            return self._make_request(observation)
+        except Exception as e:
+            return f"ERROR (echo): {e}"
+
+
+class WebSearchTool:
+    def forward(self, query):
+        try:
+            response = requests.get("https://example.com", params={"q": query})
+            return response.text
+        except Exception as e:
+            return f"Error fetching the page: {e}"
+"""
+
+
+def test_an_error_message_in_the_place_of_a_reply(project):
+    """A broad handler returns an error message where its try returns what a model replied: read in
+    the try (act), derived from the reply through names (clues), or the answer of our own function
+    in another module that returns a reply it read (relayed: `clients.ask`), or of this class's
+    method that does (`OllamaAgent._make_request`, though `EchoAgent` defines the name too and
+    reads no reply: quiet, by its own definition). Quiet: None in its
+    place, a marker in brackets, a narrow handler of the timeout, a handler that decides on what it
+    caught, a file read (no reply), a name the project defines twice and once without a reply
+    (`lookup`, in clients.py and search.py), a tool, whose answer a model reads, and a function
+    whose genuine path already answers a failed request in words (quiet_messages): its answer is a
+    message, not an output."""
+    project.write({"pkg/__init__.py": "", "pkg/clients.py": CLIENTS, "pkg/search.py": SEARCH,
+                   "pkg/agents.py": AGENTS})
+    found = sorted(project.findings("pkg"))
+    assert found == [("pkg/agents.py", "FC003", _line_of(AGENTS, 'return f"An error occurred: {e}"')),
+                     ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return [f"Error while generating clues')),
+                     ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return "Request failed: " + str(e)')),
+                     ("pkg/agents.py", "FC003", _line_of(AGENTS, 'return f"ERROR (Ollama): {e}"'))]
+
+
+def test_a_reply_the_caller_cannot_take_for_output_stays_quiet(project):
+    """Control, before and after: the same agent returning None, or raising, from its handler."""
+    source = AGENTS.replace('return f"An error occurred: {e}"', "return None") \
+        .replace('return [f"Error while generating clues: {e}"]', "raise") \
+        .replace('return "Request failed: " + str(e)', "return None") \
+        .replace('return f"ERROR (Ollama): {e}"', "return None")
+    project.write({"pkg/__init__.py": "", "pkg/clients.py": CLIENTS, "pkg/search.py": SEARCH,
+                   "pkg/agents.py": source})
+    assert project.findings("pkg") == []
+
+
 # -- a default written before an if/elif chain stands in every arm --------------------------------
 
 CHAIN = '''

@@ -167,6 +167,7 @@ class Write:
     attempt: Optional[Pos] = None  # a handler's fallback: its `try` keyword
     stages: tuple[StageCall, ...] = ()  # … and the stages its try body calls, in separate statements
     kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing (or of the record it writes)
+    source: str = ""  # a `relay`: the function of ours whose answer is returned (`_make_request`), by its last name
 
     @property
     def action(self) -> str:
@@ -389,6 +390,7 @@ class FileFacts:
     # `sorted(failures, key=ORDER.index)`), as written: a list used as the whole vocabulary
     lookups: tuple[str, ...] = ()
     absences: tuple[Absence, ...] = ()  # callers' tests that say why our function gave nothing back
+    replies: tuple[str, ...] = ()  # the functions that return what a model or service replied (`Agent._make_request`)
 
 
 @dataclass(frozen=True, order=True)

@@ -70,6 +70,8 @@ class Project(Values):
     # a module of the project → the names it binds by import or assignment (`FileFacts.reexports`)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
     looked_up: set[int] = field(default_factory=set)  # ids of registries a code is looked up in by its place
+    # a function's last name → whether each of its definitions returns a reply it read (`FileFacts.replies`)
+    repliers: dict[str, list[bool]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -94,6 +96,7 @@ class Project(Values):
             if facts.module:
                 project.module_names[facts.module] = project.module_names.get(facts.module, frozenset()) \
                     | frozenset(facts.reexports)
+        project.repliers = _repliers(files.values())
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source
@@ -333,6 +336,12 @@ class Project(Values):
         return [(path, absence) for path, absence in self.absences.get(name, ())
                 if absence.nothing in (nothing, "falsy")]
 
+    def returns_reply(self, callee: str) -> bool:
+        """Our function `callee` (by its last name, every definition of it in the project) returns
+        what a model or service replied: a try that returns its answer returns a reply."""
+        definitions = self.repliers.get(callee.rpartition(".")[2])
+        return bool(definitions) and all(definitions)
+
     def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
         """A known registry (or a collection made from one), or an UPPER_CASE constant named like one
         (`FAILURE_ORDER`)."""
@@ -404,6 +413,14 @@ def _by_definition(files: list[FileFacts], found: dict[tuple[str, str], set],
             if name in named:
                 by_name.setdefault(name, []).append(summary(found.get((facts.path, function), set())))
     return by_name
+
+
+def _repliers(files: Iterable[FileFacts]) -> dict[str, list[bool]]:
+    """A function's last name → one flag per definition of it in the project: whether it returns
+    a reply it read. Only names that some definition returns a reply under are kept."""
+    files = list(files)
+    return _by_definition(files, {(facts.path, function): {True} for facts in files for function in facts.replies},
+                          bool)
 
 
 def in_scope(registry: Registry, facts: FileFacts, imported: Optional[Imported] = None) -> bool:

@@ -21,7 +21,10 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for finding in _site_fallbacks(facts, project):
         reported.add(finding.pos.line)
         yield finding
-    yield from _fallback_writes(facts, project, reported)
+    for finding in _fallback_writes(facts, project, reported):
+        reported.add(finding.pos.line)
+        yield finding
+    yield from _error_as_reply(facts, project, reported)
 
 
 def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
@@ -102,7 +105,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
             verdicts.setdefault((write.function, write.channel), []).append(write)
     said: set[tuple[str, int]] = set()
     for fallback in facts.writes:
-        if fallback.role != "fallback" or fallback.pos.line in reported:
+        if fallback.role != "fallback" or fallback.pos.line in reported or fallback.kind == "error-text":
             continue
         if fallback.kind == "unread-status":
             yield _judged_by_output(facts, fallback)
@@ -137,6 +140,32 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         # flow; a value the fallback path writes itself is proven by its shape
         confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
         yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
+
+
+def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
+    """A broad handler returns an error message where its try returns what a model or service
+    replied (facts/outcomes/replies.py): `return completion.choices[0].message.content` …
+    `except Exception as e: return f"An error occurred: {e}"`. Whoever takes the answer (a game
+    playing it as the player's move, a grader scoring it, a generator storing it as data) takes
+    the failure for output. The reply may come through our own function: a method of the class
+    (`out = self._make_request(obs)`) when this file's definition of it returns a reply it read,
+    another function (`out = ask(obs)`) when every definition of that name in the project does
+    (`Project.returns_reply`)."""
+    replies = {(write.function, write.trigger): write for write in facts.writes
+               if write.kind in ("reply-read", "relay")}
+    for fallback in facts.writes:
+        if fallback.kind != "error-text" or fallback.pos.line in reported:
+            continue
+        genuine = replies.get((fallback.function, fallback.trigger))
+        if genuine is None or genuine.kind == "relay" and not (
+                genuine.source in facts.replies if "." in genuine.source else project.returns_reply(genuine.source)):
+            continue
+        how = "which reads a model's or service's reply" if genuine.kind == "relay" else "read from a model's or service's reply"
+        yield Finding(facts.path, fallback.pos, CODE,
+                      f"{fallback.why}: {fallback.action} where line {genuine.pos.line} {genuine.why} ({how}) — "
+                      f"the error message stands in for the answer, and whoever takes the answer (a grader, a "
+                      f"game, a dataset) takes the failure for output; return None or raise",
+                      None, "medium")
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:

@@ -40,6 +40,7 @@ The package holds one module per concept, and the scan of one function is one cl
 - `provenance`: where a value comes from: the candidate's output, a reply, our own code;
 - `defaults`: what a default written in place of an answer stands for: the reply's answer, a
   verdict by the name the code judges it under, or the code's marker for "no answer";
+- `replies`: what a function answers from a model or service, and an error message in its place;
 - `blames`: what a broad handler or a "no result" test says caused a failure (FC006's facts);
 - `tallies`: chains that sort outcomes into buckets by an Enum's members, and the module's
   outcome Enums (FC004's facts);
@@ -65,12 +66,13 @@ from failcode.names import is_constant_name
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
                                                      tuple[Members, ...], tuple[Raises, ...], tuple[str, ...],
-                                                     tuple[Absence, ...]]:
+                                                     tuple[Absence, ...], tuple[str, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
     runs our own code, and the tallies, in source order; the module's outcome Enums; the errors
     its functions raise that name a cause (the summary their callers are judged with), the
-    functions it defines (so a name's every definition is known), and the tests that say why one
-    of our functions gave nothing back (joined with the functions that give nothing for a failure)."""
+    functions it defines (so a name's every definition is known), the tests that say why one
+    of our functions gave nothing back (joined with the functions that give nothing for a failure),
+    and the functions that return a reply they read."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -87,6 +89,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     raises: list[Raises] = []
     functions: list[str] = []
     absences: list[Absence] = []
+    replies: list[str] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -104,12 +107,14 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
         functions.append(qualname)
         absences.extend(scan.absences)
+        if scan.gives_reply:
+            replies.append(qualname)
     writes.sort(key=lambda write: (write.pos.line, write.pos.column))
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
     absences.sort(key=lambda absence: absence.line)
     return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), \
-        tuple(functions), tuple(absences)
+        tuple(functions), tuple(absences), tuple(replies)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

@@ -30,13 +30,13 @@ class _Pending:
     """A write found by the scan, positioned and quoted only if it is kept."""
 
     __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region", "attempt",
-                 "stages", "kept")
+                 "stages", "kept", "source")
 
     def __init__(self, node, function, channel, values, role, kind, why, trigger, region, attempt=None,
-                 stages=(), kept=None) -> None:
+                 stages=(), kept=None, source="") -> None:
         self.node, self.function, self.channel, self.values = node, function, channel, values
         self.role, self.kind, self.why, self.trigger, self.region = role, kind, why, trigger, region
-        self.attempt, self.stages, self.kept = attempt, stages, kept
+        self.attempt, self.stages, self.kept, self.source = attempt, stages, kept, source
 
     def finish(self, lines: list[str]) -> Write:
         why = self.why if isinstance(self.why, str) else f"{self.why[0]} `{_short(self.why[1])}`"
@@ -51,7 +51,7 @@ class _Pending:
             pos, text, kept = Pos(start.line, start.column, start.line, start.column + len(keyword)), \
                 _short(self.kept[1]), self.kept[0]
         return Write(pos, self.function, self.channel, text, self.values, self.role, self.kind, why,
-                     self.trigger, self.region[0], self.region[1], attempt, self.stages, kept)
+                     self.trigger, self.region[0], self.region[1], attempt, self.stages, kept, self.source)
 
 
 class _PendingBlame:

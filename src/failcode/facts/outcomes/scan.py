@@ -21,6 +21,7 @@ from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.survivors import Survivors
+from failcode.facts.outcomes.replies import Replies
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
     _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _PROBE_WORDS, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
@@ -114,7 +115,8 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors):
+class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors,
+           Replies):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -170,6 +172,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.results: dict[str, str] = {}  # local name → the last name of our function whose result it holds
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
         self.starts_program = False  # starts a program outside any try of its own (`Commands.started`)
+        self.gives_reply = False  # a genuine return reads a model's or service's reply (`Replies.note_answer`)
         self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
@@ -283,6 +286,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
             if node.value is not None:
                 self.started(node.value)
                 self.write("return", node.value, context, top=True)
+                if context.fallback is None and not context.silent and not self.gives_reply:
+                    self.note_answer(node.value)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             if node.value is not None:
                 self.started(node.value)

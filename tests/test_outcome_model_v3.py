@@ -757,6 +757,7 @@ import logging
 
 import requests
 
+from . import tools
 from .clients import ask
 from .search import lookup
 
@@ -874,6 +875,15 @@ class WebSearchTool:
             return response.text
         except Exception as e:
             return f"Error fetching the page: {e}"
+
+
+class Browser(tools.Toolkit):
+    def open_page(self, url):
+        try:
+            response = requests.get(url)
+            return response.text
+        except Exception as e:
+            return f"Error opening the page: {e}"
 """
 
 
@@ -885,7 +895,8 @@ def test_an_error_message_in_the_place_of_a_reply(project):
     reads no reply: quiet, by its own definition). Quiet: None in its
     place, a marker in brackets, a narrow handler of the timeout, a handler that decides on what it
     caught, a file read (no reply), a name the project defines twice and once without a reply
-    (`lookup`, in clients.py and search.py), a tool, whose answer a model reads, and a function
+    (`lookup`, in clients.py and search.py), a tool, whose answer a model reads (named as one, or
+    derived from one: `Browser(tools.Toolkit)`), and a function
     whose genuine path already answers a failed request in words (quiet_messages): its answer is a
     message, not an output."""
     project.write({"pkg/__init__.py": "", "pkg/clients.py": CLIENTS, "pkg/search.py": SEARCH,
@@ -902,7 +913,8 @@ def test_a_reply_the_caller_cannot_take_for_output_stays_quiet(project):
     source = AGENTS.replace('return f"An error occurred: {e}"', "return None") \
         .replace('return [f"Error while generating clues: {e}"]', "raise") \
         .replace('return "Request failed: " + str(e)', "return None") \
-        .replace('return f"ERROR (Ollama): {e}"', "return None")
+        .replace('return f"ERROR (Ollama): {e}"', "return None") \
+        .replace('return f"Error opening the page: {e}"', "return None")
     project.write({"pkg/__init__.py": "", "pkg/clients.py": CLIENTS, "pkg/search.py": SEARCH,
                    "pkg/agents.py": source})
     assert project.findings("pkg") == []

@@ -24,7 +24,7 @@ from typing import Optional
 from failcode.causes import is_broad_family
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import (
-    _NOWHERE, _awaited, _callee, _caught, _dotted, _narrows, _reraises, _simple_statements)
+    _NOWHERE, _awaited, _blocks, _callee, _caught, _dotted, _narrows, _reraises, _simple_statements)
 from failcode.facts.walk import walk
 from failcode.model import ANY_REPLY
 
@@ -163,8 +163,26 @@ class Replies:
 
     def serves_a_model(self) -> bool:
         """A tool: decorated as one (`@tool`, `@function_tool`, `@mcp.tool()`), or a method of a
-        class named as one (`SearchTool`, `BrowserToolkit`). Its answer is read by a model, which
-        is told the error in words on purpose."""
+        class named as one (`SearchTool`, `BrowserToolkit`) or derived from one (`class
+        CalCom(Toolkit)`). Its answer is read by a model, which is told the error in words on
+        purpose."""
         decorators = (_dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in self.function.decorator_list)
         return any("tool" in name.lower() for name in decorators) \
-            or any(_TOOL.search(part) for part in self.qualname.split(".")[:-1])
+            or any(_TOOL.search(part) for part in self.qualname.split(".")[:-1]) \
+            or self.qualname.rpartition(".")[0] in self.tools
+
+
+def tool_classes(body: list[ast.stmt], prefix: str = "") -> frozenset[str]:
+    """The qualified names of the classes a module defines, and the classes they nest, that
+    derive from a tool by its name (`class CalCom(Toolkit)`, `class Search(BaseTool)`): their
+    methods are tools. Function bodies are not entered: a statement walk of the module's and its
+    classes' blocks only, so the cost stays with the few statements there."""
+    found: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            if any(_TOOL.search((_dotted(base) or "").rpartition(".")[2]) for base in node.bases):
+                found.add(prefix + node.name)
+            found |= tool_classes(node.body, prefix + node.name + ".")
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found |= tool_classes(_blocks(node), prefix)
+    return frozenset(found)

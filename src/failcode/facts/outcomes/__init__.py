@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import ast
 
-from failcode.facts.outcomes.replies import tool_classes
 from failcode.facts.outcomes.scan import Scan
 from failcode.facts.outcomes.tallies import enums
 from failcode.facts.outcomes.syntax import _FUNCTIONS, _constant, _definitions, _inner, note_import
@@ -92,14 +91,13 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     absences: list[Absence] = []
     replies: list[str] = []
     lines: list[str] = []
-    tools = tool_classes(tree.body)
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
-        qualname, function, methods = pending.pop()
-        scan = Scan(qualname, function, imports, stages, foreign, methods, constants, definitions, tools)
+        qualname, function, methods, bases = pending.pop()
+        scan = Scan(qualname, function, imports, stages, foreign, methods, constants, definitions, bases)
         # the scan met the function's nested definitions on its one walk (or skipped its body)
         inner = scan.nested if scan.walked else _inner(function.body)
-        pending.extend(_definitions(inner, qualname + ".", methods))
+        pending.extend(_definitions(inner, qualname + ".", methods, bases))
         contested = scan.contested()
         if (contested or scan.blames or scan.tallies) and not lines:
             lines = text.splitlines()

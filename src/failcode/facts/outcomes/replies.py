@@ -26,7 +26,7 @@ from typing import Optional
 from failcode.causes import is_broad_family
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import (
-    _NOWHERE, _awaited, _blocks, _callee, _caught, _dotted, _narrows, _reraises, _simple_statements)
+    _NOWHERE, _SCOPES, _awaited, _callee, _caught, _dotted, _narrows, _reraises, _simple_statements)
 from failcode.facts.walk import walk
 from failcode.model import ANY_REPLY
 
@@ -104,10 +104,10 @@ class Replies:
                 or not all(isinstance(statement, (ast.Expr, ast.Pass)) for statement in handler.body[:-1]):
             return
         text = _error_text(end.value)
-        if text is None or self.serves_a_model() or self._speaks_in_messages():
+        if text is None or self.serves_a_model():
             return
         found = self._answer_of(attempt)
-        if found is None:
+        if found is None or self._speaks_in_messages():
             return
         returned, kind, source = found
         why = ("returns", source) if kind == "reply-read" else ("returns the answer of our", source)
@@ -122,11 +122,17 @@ class Replies:
         """A return outside every handler that already answers a failure in words (`return
         f"Failed to fetch slots: {response.text}"` after a status test): the function's answer is a
         message for whoever reads it, which says what failed on every path, not an output to take
-        for data. Asked only of a handler about to be reported."""
-        handled = {id(node) for handler in walk(self.function) if isinstance(handler, ast.ExceptHandler)
-                   for node in walk(handler)}
-        return any(isinstance(node, ast.Return) and node.value is not None and id(node) not in handled
-                   and _error_text(node.value) is not None for node in walk(self.function))
+        for data. Asked only of a handler about to be reported; one pass over the function's own
+        statements, outside its handlers and nested definitions."""
+        stack: list[ast.AST] = list(self.function.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Return) and node.value is not None and _error_text(node.value) is not None:
+                return True
+            # a try's handlers are no statements, so their bodies are left out with the definitions
+            stack.extend(child for child in ast.iter_child_nodes(node)
+                         if isinstance(child, ast.stmt) and not isinstance(child, _SCOPES))
+        return False
 
     def _answer_of(self, attempt) -> Optional[tuple[ast.expr, str, ast.expr]]:
         """The first return of the try that gives a reply: (its value, `reply-read` or `relay`, the
@@ -171,20 +177,5 @@ class Replies:
         decorators = (_dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in self.function.decorator_list)
         return any("tool" in name.lower() for name in decorators) \
             or any(_TOOL.search(part) for part in self.qualname.split(".")[:-1]) \
-            or self.qualname.rpartition(".")[0] in self.tools
+            or any(_TOOL.search(base) for base in self.bases)
 
-
-def tool_classes(body: list[ast.stmt], prefix: str = "") -> frozenset[str]:
-    """The qualified names of the classes a module defines, and the classes they nest, that
-    derive from a tool by its name (`class CalCom(Toolkit)`, `class Search(BaseTool)`): their
-    methods are tools. Function bodies are not entered: a statement walk of the module's and its
-    classes' blocks only, so the cost stays with the few statements there."""
-    found: set[str] = set()
-    for node in body:
-        if isinstance(node, ast.ClassDef):
-            if any(_TOOL.search((_dotted(base) or "").rpartition(".")[2]) for base in node.bases):
-                found.add(prefix + node.name)
-            found |= tool_classes(node.body, prefix + node.name + ".")
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found |= tool_classes(_blocks(node), prefix)
-    return frozenset(found)

@@ -123,9 +123,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
     def __init__(self, qualname: str, function, imports: dict[str, str], stages: StageClassifier,
                  foreign: frozenset[str] = frozenset(), methods: frozenset[str] = frozenset(),
                  constants: Optional[dict[str, str]] = None,
-                 definitions: Optional[dict[str, ast.AST]] = None, tools: frozenset[str] = frozenset()) -> None:
+                 definitions: Optional[dict[str, ast.AST]] = None, bases: tuple[str, ...] = ()) -> None:
         self.qualname, self.function = qualname, function
-        self.tools = tools  # the file's classes derived from a tool (`replies.tool_classes`)
+        self.bases = bases  # the last names of its class's bases (`("Toolkit",)`)
         self.constants = constants or {}
         self.definitions = definitions or {}  # the file's module-level functions, by name
         self.foreign, self.methods = foreign, methods

@@ -69,18 +69,21 @@ def _positional(function: Optional[ast.AST]) -> tuple[str, ...]:
     return tuple(a.arg for a in (*function.args.posonlyargs, *function.args.args))
 
 
-def _definitions(body: list[ast.stmt], prefix: str, methods: frozenset[str]) -> Iterator[tuple[str, ast.AST, frozenset[str]]]:
+def _definitions(body: list[ast.stmt], prefix: str, methods: frozenset[str], bases: tuple[str, ...] = ()) \
+        -> Iterator[tuple[str, ast.AST, frozenset[str], tuple[str, ...]]]:
     """The functions a module, class or function body defines (at any depth of its blocks, not
-    inside other functions), with their qualified names and the methods of their class (what
-    `self.x()` calls in this file); a class's own are its methods."""
+    inside other functions), with their qualified names, the methods of their class (what
+    `self.x()` calls in this file; a class's own are its methods) and the last names of its bases
+    (`class CalCom(Toolkit)`: `("Toolkit",)`)."""
     for node in body:
         if isinstance(node, _FUNCTIONS):
-            yield prefix + node.name, node, methods
+            yield prefix + node.name, node, methods, bases
         elif isinstance(node, ast.ClassDef):
             own = frozenset(item.name for item in node.body if isinstance(item, _FUNCTIONS))
-            yield from _definitions(node.body, prefix + node.name + ".", own)
+            named = tuple((_dotted(base) or "").rpartition(".")[2] for base in node.bases)
+            yield from _definitions(node.body, prefix + node.name + ".", own, named)
         else:
-            yield from _definitions(_inner(_blocks(node)), prefix, methods)
+            yield from _definitions(_inner(_blocks(node)), prefix, methods, bases)
 
 
 def _inner(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -239,6 +239,73 @@ def test_fc003_conditional_assignment_records_both_values(project):
     assert project.findings() == [("grader.py", "FC003", 5)]
 
 
+# A handler that writes its value under the same test, and in the same arm, as the genuine path
+# asks the genuine path's question and gives its answer (the camel-ai task runner: "stopped" when
+# the stop event is set, whatever ended the work); another test, or the other arm, is a fallback.
+_DECIDED = '''
+    from enum import Enum
+
+
+    class ControlSignalStatus(str, Enum):
+        ACKNOWLEDGED = "acknowledged"
+        ALREADY_CONCLUDED = "already_concluded"
+        NOT_ACKNOWLEDGED = "not_acknowledged"
+
+
+    class Channel:
+        async def deliver(self, reg, intent) -> ControlSignalStatus:
+            try:
+                if not await self._deliver_intent(reg, intent):
+                    return (
+                        ControlSignalStatus.ALREADY_CONCLUDED
+                        if reg.conclusion is not None
+                        else ControlSignalStatus.NOT_ACKNOWLEDGED
+                    )
+                return ControlSignalStatus.ACKNOWLEDGED
+            except Exception:
+                self._logger.exception("Error delivering %s", intent)
+                return (
+                    ControlSignalStatus.ALREADY_CONCLUDED
+                    if {test}
+                    else ControlSignalStatus.NOT_ACKNOWLEDGED
+                )
+'''
+
+
+def test_fc003_handler_deciding_by_the_genuine_test_is_quiet(project):
+    project.write({"channel.py": _DECIDED.format(test="reg.conclusion is not None"),
+                   "runner.py": '''
+        def complete(task):
+            try:
+                response = task.future.result()
+            except Exception as exc:
+                status = "stopped" if task.stop_event.is_set() else "failed"
+            else:
+                status = "stopped" if task.stop_event.is_set() else "completed"
+            return status
+        '''})
+    assert project.findings() == []
+
+
+def test_fc003_handler_deciding_by_another_test_is_reported(project):
+    project.write({"channel.py": _DECIDED.format(test="reg.retries > 3")})
+    assert project.findings() == [("channel.py", "FC003", 23), ("channel.py", "FC003", 25)]
+
+
+def test_fc003_handler_giving_the_other_arm_is_reported(project):
+    project.write({"runner.py": '''
+        def complete(task):
+            try:
+                response = task.future.result()
+            except Exception as exc:
+                status = "completed" if task.stop_event.is_set() else "stopped"
+            else:
+                status = "stopped" if task.stop_event.is_set() else "completed"
+            return status
+        '''})
+    assert project.findings() == [("runner.py", "FC003", 5), ("runner.py", "FC003", 5)]
+
+
 def test_fc003_distinct_code_is_quiet(project):
     project.write({"grader.py": '''
         def grade(answer, expected, failures):

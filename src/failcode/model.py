@@ -33,6 +33,8 @@ class Site:
     `sink` is the binding key shared by every site of one destination shape (`failures.add`,
     `status=`, `=status`, `return:pkg.mod.func`); `dest` is the exact destination in this function
     (`self.failures.add`, `Outcome(status=)`), `extra` the other arguments of the recording call.
+    `decision` is the test and arm of a conditional expression the value is an arm of
+    (`"stopped" if task.stop_event.is_set() else "failed"`: `task.stop_event.is_set():then`).
     """
 
     pos: Pos
@@ -46,6 +48,7 @@ class Site:
     handler: Optional[int]  # innermost enclosing handler id
     in_handler: bool  # inside any except handler of this function
     extra: str = ""
+    decision: str = ""
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ class Extractor(Tries, Recordings, Definitions, FilterHooks):
         self.quoting = 0  # depth inside log calls and f-strings
         self.strings: dict[str, str] = {}  # the module's UPPER_CASE string constants so far (`PARSE_FAILED = "…"`)
         self.keeping: set[int] = set()  # handlers that store what they caught on a record
+        self.arms: dict[int, tuple[cst.BaseExpression, str]] = {}  # id of a conditional's arm → (test, arm)
         self.module_defs: set[str] = set()
         # pending facts: builders called once positions are known
         self.pending: list[Callable[[Callable[[cst.CSTNode], Pos]], object]] = []

@@ -59,6 +59,21 @@ class Recordings:
                 for value, literal, ref in keyword_values(arg.value):
                     self._site(value, "keyword", f"{keyword}=", f"{callee}({keyword}=)", literal, ref, extra)
 
+    def visit_IfExp(self, node: cst.IfExp) -> Optional[bool]:
+        """Notes the arms of a conditional inside a function (visited after the statement that
+        holds it: its sites read `self.arms` once the walk is done)."""
+        if self.function is not None:
+            self.arms[id(node.body)] = (node.test, "then")
+            self.arms[id(node.orelse)] = (node.test, "else")
+        return None
+
+    def _decision(self, node: cst.CSTNode) -> str:
+        """The test and arm of the conditional whose arm `node` is (`reg.conclusion is not None:then`)."""
+        arm = self.arms.get(id(node))
+        if arm is None:
+            return ""
+        return "".join(self.module.code_for_node(arm[0]).split()) + ":" + arm[1]
+
     def visit_Dict(self, node: cst.Dict) -> Optional[bool]:
         """`{"status": "FAILED", ...}` records like `Outcome(status="FAILED")`: same sink key."""
         if self.function is None:
@@ -244,7 +259,8 @@ class Recordings:
         if ref is not None:
             ref = self._qualify(ref)
         self.pending.append(lambda pos_of: Site(
-            pos_of(node), kind, sink, dest, literal, ref, function, label, handler, in_handler, extra))
+            pos_of(node), kind, sink, dest, literal, ref, function, label, handler, in_handler, extra,
+            self._decision(node)))
 
     def _qualify(self, ref: str) -> str:
         if self.imports.is_imported(ref):

@@ -39,18 +39,26 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
                  if t.body_statements == 1 and not h.unspecific or h.signals}
     genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
+    decided: set[tuple] = set()  # (function, destination, value, test and arm) the genuine path decides
     for site in facts.sites:
         value = project.resolve(site).code
         if site.kind == "return" and value:
             returned.setdefault(site.function, set()).add(value)
         if not site.in_handler and site.kind != "raise" and value:
             genuine.setdefault((site.function, site.kind, site.dest, value, site.extra), []).append(site.pos.line)
+            if site.decision:
+                decided.add((site.function, site.dest, value, site.decision))
     for site in facts.sites:
         if site.context != "handler" or site.handler in reraising or site.kind == "raise":
             continue
         value = project.resolve(site).code
         if not value:
             continue  # an empty string is a default, not an outcome
+        if site.decision and (site.function, site.dest, value, site.decision) in decided:
+            # `"stopped" if task.stop_event.is_set() else "failed"`, where the genuine path writes
+            # "stopped" under the same test: the handler asks the genuine path's question and gives
+            # its answer, a decision on the same facts, not a fallback standing in for it
+            continue
         if site.handler in signalled or project.is_failure_status(value, site.function):
             continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
         if not project.says_outcome(site, value):

@@ -271,19 +271,21 @@ _DECIDED = '''
                 )
 '''
 
+_RUNNER = '''
+    def complete(task):
+        try:
+            response = task.future.result()
+        except Exception as exc:
+            status = {handler}
+        else:
+            status = "stopped" if task.stop_event.is_set() else "completed"
+        return status
+'''
+
 
 def test_fc003_handler_deciding_by_the_genuine_test_is_quiet(project):
     project.write({"channel.py": _DECIDED.format(test="reg.conclusion is not None"),
-                   "runner.py": '''
-        def complete(task):
-            try:
-                response = task.future.result()
-            except Exception as exc:
-                status = "stopped" if task.stop_event.is_set() else "failed"
-            else:
-                status = "stopped" if task.stop_event.is_set() else "completed"
-            return status
-        '''})
+                   "runner.py": _RUNNER.format(handler='"stopped" if task.stop_event.is_set() else "failed"')})
     assert project.findings() == []
 
 
@@ -293,16 +295,7 @@ def test_fc003_handler_deciding_by_another_test_is_reported(project):
 
 
 def test_fc003_handler_giving_the_other_arm_is_reported(project):
-    project.write({"runner.py": '''
-        def complete(task):
-            try:
-                response = task.future.result()
-            except Exception as exc:
-                status = "completed" if task.stop_event.is_set() else "stopped"
-            else:
-                status = "stopped" if task.stop_event.is_set() else "completed"
-            return status
-        '''})
+    project.write({"runner.py": _RUNNER.format(handler='"completed" if task.stop_event.is_set() else "stopped"')})
     assert project.findings() == [("runner.py", "FC003", 5), ("runner.py", "FC003", 5)]
 
 

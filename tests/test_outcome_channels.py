@@ -2234,6 +2234,35 @@ def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
     assert project.findings() == [("steps.py", "FC006", 9)]
 
 
+def test_an_arm_that_formats_the_reply_into_its_words_passes_it_on(project):
+    """agentscope's DashScope clients (session 48's tune batch, judged false): `raise
+    RuntimeError(f"… API error: {response}")` puts the whole reply, its status and message, into
+    the words, as handing it to a call does; `%` formatting too. Control, reported before and
+    after: the same arm formatting something else blames the API for every failing status."""
+    project.write({"embed.py": '''
+        def embed(client, texts):
+            response = client.call(texts)
+            if response.status_code != 200:
+                raise RuntimeError(f"Embedding API error: {response}")
+            return response.output
+
+
+        def speak(client, text):
+            for chunk in client.stream(text):
+                if chunk.status_code != 200:
+                    raise RuntimeError("TTS API error: %s" % (chunk,))
+                yield chunk.audio
+
+
+        def embed_blindly(client, texts, request):
+            response = client.call(texts)
+            if response.status_code != 200:
+                raise RuntimeError(f"Embedding API error for {request}")
+            return response.output
+        '''})
+    assert project.findings() == [("embed.py", "FC006", 17)]
+
+
 def test_fc002_a_compare_of_a_field_of_what_the_try_parsed(project):
     """lighteval's emotion metric (labelled): the try parses the reply, looks the gold label up in
     our own table and compares a field of the parsed reply with it; the handler returns

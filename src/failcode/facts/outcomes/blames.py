@@ -344,8 +344,9 @@ class Blames:
         words on (`f"failed with {response.status_code}"`, or the bare status the test asked: `if
         status_code >= 400:` … `f"Status code: {status_code}"`) says which failure it was; so does
         one that hands the reply itself to a call (an error mapper, the exception: `raise
-        error_for(response)`). Whether the arm blames a party or names one cause is FC006's to
-        judge."""
+        error_for(response)`) or puts it into its words (`f"API error: {response}"`, `"… %s" %
+        response`), status and message with it. Whether the arm blames a party or names one cause
+        is FC006's to judge."""
         failing = test if failing is None else failing
         reply = _reply_of(failing)
         asked = _dotted(_asked(failing))
@@ -353,8 +354,7 @@ class Blames:
             if isinstance(part, ast.Attribute) and part.attr in _REPLY_DETAILS \
                     or asked is not None and isinstance(part, (ast.Name, ast.Attribute)) and _dotted(part) == asked:
                 return
-            if reply is not None and isinstance(part, ast.Call) and any(
-                    _dotted(argument) == reply for argument in (*part.args, *(k.value for k in part.keywords))):
+            if reply is not None and _hands_on(part, reply):
                 return
         texts = tuple(dict.fromkeys(_words_of(arm)))
         if texts:
@@ -375,6 +375,19 @@ class Blames:
         texts = tuple(dict.fromkeys(_words_of(node.body)))
         if texts:
             self.blames.append(_PendingBlame(node.test, self.qualname, texts, line, "no-result", subject=worker))
+
+
+def _hands_on(part: ast.AST, reply: str) -> bool:
+    """`error_for(response)`, `Error("…", response=response)`, `f"… {response}"`, `"… %s" %
+    response`: the reply itself given to a call or formatted into words, as it is."""
+    if isinstance(part, ast.Call):
+        return any(_dotted(argument) == reply for argument in (*part.args, *(k.value for k in part.keywords)))
+    if isinstance(part, ast.FormattedValue):
+        return _dotted(part.value) == reply
+    if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Mod):
+        values = part.right.elts if isinstance(part.right, ast.Tuple) else [part.right]
+        return any(_dotted(value) == reply for value in values)
+    return False
 
 
 # The standard library's calls that put the exception being handled into words or on screen.

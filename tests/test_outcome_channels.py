@@ -1379,6 +1379,30 @@ def test_a_probe_that_answers_with_a_presence_test_or_catches_a_factory_class(pr
     assert project.findings() == [("store.py", "FC003", 9), ("store.py", "FC003", 16)]
 
 
+def test_a_function_that_makes_the_thing_be_there_is_no_probe(project):
+    """google-adk's `ensure_tmp_exists` (session 48's tune batch, judged false before the change):
+    a name that says the function makes the thing be there (`ensure`, `create`, `make`) acts rather
+    than asks, and its False is that it could not. Control, reported before and after: the probe
+    that asks whether the bucket is there."""
+    project.write({"buckets.py": '''
+        def ensure_bucket_exists(client, name):
+            try:
+                client.create_bucket(Bucket=name)
+                return True
+            except Exception:
+                return False
+
+
+        def bucket_exists(client, name):
+            try:
+                client.head_bucket(Bucket=name)
+                return True
+            except Exception:
+                return False
+        '''})
+    assert project.findings() == [("buckets.py", "FC003", 14)]
+
+
 def test_a_probe_through_our_own_lookup_answers_no_for_every_failure(project):
     """griptape's `does_entry_exist` (`return self.load_entry(key) is not None`) and agno's S3
     `exists` (`client = self._get_client()` before the lookup): a call of our own code in the probe

@@ -24,8 +24,8 @@ from failcode.facts.outcomes.survivors import Survivors
 from failcode.facts.outcomes.replies import Replies
 from failcode.facts.outcomes.tallies import Tallies
 from failcode.facts.outcomes.syntax import (
-    _DEFINITIONS, _Defaults, _LOGGING, _MATCH, _PROBE_WORDS, _SCOPES, _SIMPLE, _TRY, _awaited, _bound, _callee,
-    _constant, _dispatch_test, _dotted, _exit_status, _key_channel, _links, _parsed_number, _resolve)
+    _DEFINITIONS, _Defaults, _LOGGING, _MAKING_WORDS, _MATCH, _PROBE_WORDS, _SCOPES, _SIMPLE, _TRY, _awaited, _bound,
+    _callee, _constant, _dispatch_test, _dotted, _exit_status, _key_channel, _links, _parsed_number, _resolve)
 from failcode.facts.stages import StageClassifier
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.facts.walk import child_nodes, walk
@@ -134,7 +134,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         name = qualname.rpartition(".")[2]
         self.exempt = _exempt(name)
         self.judges = is_verdict_function(name)
-        self.probes = not _PROBE_WORDS.isdisjoint(segments(name))  # `does_file_exist`: a lookup's answer
+        words = segments(name)  # `does_file_exist`: a lookup's answer; `ensure_dir_exists` is none
+        self.probes = not _PROBE_WORDS.isdisjoint(words) and _MAKING_WORDS.isdisjoint(words)
         self.imports = imports
         self.stages = stages
         self.compared: dict[str, ast.AST] = {}  # local name → the compare whose result it holds

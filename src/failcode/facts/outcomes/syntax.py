@@ -54,6 +54,9 @@ _Defaults = dict[str, tuple[int, ast.expr]]  # name → (line, constant): a defa
 # A name for asking whether something is there (`does_file_exist`, `path.exists()`): a lookup's
 # answer, whose genuine "no" is the thing not being there.
 _PROBE_WORDS = frozenset("exist exists present".split())
+# Words for making it be there (`ensure_tmp_exists`, `create_if_not_exists`): such a function acts
+# rather than asks, and its "no" is that it could not.
+_MAKING_WORDS = frozenset("ensure create make".split())
 
 
 def _parameters(function) -> list[str]:

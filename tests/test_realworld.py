@@ -124,17 +124,18 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """353 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    """357 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
     batches of three and thirty-one of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
-    and the 1 of its sweep (seen), and session 48's tune batch of 5 (seen), labelled the same way.
+    and the 1 of its sweep (seen), and session 48's tune batches of 5 and 4 (seen), labelled the same
+    way.
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of the fresh-batch list that was
     swept before (urllib3) is seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 95, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 99, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -624,9 +625,14 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # blind, 0 real, 6 debatable, 8 false; none of its 53 real defects found), labelled like a fresh
 # batch but put in the tune split to design from, moved tune recall to 67/301, below the floor of
 # .270, which follows it to .22, and precision to 218/451 real and 382/451 real or debatable: those
-# floors hold.
+# floors hold. Session 48's two changes from it (FC006: a status arm that formats the reply into
+# its words; FC003: a function named for making a thing be there is no existence probe) silenced 5
+# tune findings, all false, and no held-out one. Its second tune batch (openlit, metagpt,
+# arize-phoenix, autogen-core: 5 findings judged blind, all false; none of its 27 real defects
+# found) moved tune recall to 67/328, below the floor of .22, which follows it to .20, and precision
+# to 218/451 real and 382/451 real or debatable: those floors hold.
 FLOORS = {
-    "tune": {"recall": 0.22, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
+    "tune": {"recall": 0.20, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.37, "precision_real_or_debatable": 0.71},
 }
 

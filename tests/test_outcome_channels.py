@@ -2287,6 +2287,80 @@ def test_an_arm_that_formats_the_reply_into_its_words_passes_it_on(project):
     assert project.findings() == [("embed.py", "FC006", 17)]
 
 
+def test_a_message_each_path_fills_is_said_of_what_comes_later(project):
+    """arize-phoenix's span and trace deletes (session 48's tune batch, judged false): the try binds
+    `detail = f"… not found"` for a relay ID, and the handler binds the same name for a span_id;
+    the words are said only if the delete then finds no row, whichever way the ID was read, so
+    they are no cause the handler gives its failure. Control, reported before and after: a
+    handler that binds "not found" to a name the try does not fill."""
+    project.write({"spans.py": '''
+        async def delete_span(session, identifier):
+            try:
+                rowid = from_global_id(GlobalID.from_id(identifier), "Span")
+                predicate = Span.id == rowid
+                detail = f"Span with relay ID {identifier!r} not found"
+            except Exception:
+                predicate = Span.span_id == identifier
+                detail = f"Span with span_id {identifier!r} not found"
+            span = await session.scalar(delete(Span).where(predicate))
+            if span is None:
+                raise HTTPException(404, detail)
+
+
+        def load_span(session, identifier):
+            try:
+                rowid = from_global_id(GlobalID.from_id(identifier), "Span")
+                return session.get(Span, rowid)
+            except Exception:
+                detail = f"Span {identifier!r} not found"
+                raise HTTPException(404, detail)
+        '''})
+    assert project.findings() == [("spans.py", "FC006", 18)]
+
+
+def test_a_message_both_arms_fill_is_no_absence_said(project):
+    """arize-phoenix's session delete (session 48's tune batch, judged false): after `row_id =
+    _parse_id(key)`, whose catch-all answers None, both arms of `if row_id is not None:` bind
+    `detail = f"… not found"` for the later delete; the `else` says nothing of why the parse gave
+    nothing back. Control, reported before and after: a caller whose arm for None says "not found"
+    itself, at the catch-all of the helper it calls."""
+    project.write({"sessions.py": '''
+        def _parse_id(identifier):
+            try:
+                return from_global_id(GlobalID.from_id(identifier), "Session")
+            except Exception:
+                return None
+
+
+        def _parse_key(identifier):
+            try:
+                return from_global_id(GlobalID.from_id(identifier), "Session")
+            except Exception:
+                return None
+
+
+        async def delete_session(db, identifier):
+            row_id = _parse_id(identifier)
+            if row_id is not None:
+                where = Session.id == row_id
+                detail = f"Session with ID {identifier!r} not found"
+            else:
+                where = Session.session_id == identifier
+                detail = f"Session with session_id {identifier!r} not found"
+            deleted = await db.execute(delete(Session).where(where))
+            if not deleted:
+                raise HTTPException(404, detail)
+
+
+        async def get_session(db, identifier):
+            row_id = _parse_key(identifier)
+            if row_id is None:
+                raise HTTPException(404, f"Session {identifier!r} not found")
+            return await db.get(Session, row_id)
+        '''})
+    assert project.findings() == [("sessions.py", "FC006", 11)]
+
+
 def test_fc002_a_compare_of_a_field_of_what_the_try_parsed(project):
     """lighteval's emotion metric (labelled): the try parses the reply, looks the gold label up in
     our own table and compares a field of the parsed reply with it; the handler returns

@@ -217,7 +217,7 @@ class Blames:
         if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
             return
         plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
-        carries = _carriers(handler, plain)
+        carries = _carriers(handler, plain) | _messages_both_fill(plain, attempt.body)
         told_by = [statement for statement in plain if id(statement) not in carries]
         texts = tuple(dict.fromkeys(_words_of(told_by)))
         # the class a raise names is what every caller that catches it is told, whatever its message carries
@@ -299,7 +299,8 @@ class Blames:
         callee = self.results.get(test.id) if isinstance(test, ast.Name) else self.our_function(test)
         if not callee:
             return
-        plain = [statement for statement in arm if isinstance(statement, _SIMPLE)]
+        both = _messages_both_fill(arm, node.orelse if missing else node.body)
+        plain = [statement for statement in arm if isinstance(statement, _SIMPLE) and id(statement) not in both]
         raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in plain
                                      if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
         found = causes.asserted(raised, tuple(dict.fromkeys(_words_of(plain))), ())
@@ -418,6 +419,22 @@ def _carriers(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> set[int]:
         if readers and all(id(reader) in carries for reader in readers):
             carries.add(id(statement))
     return carries
+
+
+def _messages_both_fill(statements: list[ast.stmt], other: list[ast.stmt]) -> set[int]:
+    """Ids of the statements that bind words (`error_detail = f"Span {key!r} not found"`) to a name
+    the other path binds words to as well (the try's own `error_detail = f"… not found"`, the other
+    arm's): a message each path fills is said later, of whichever path ran (a delete that then finds
+    no row), not of this path's failure."""
+    filled = {target.id for node in _nodes(other, prose=False) if isinstance(node, ast.Assign)
+              and _is_text(node.value) for target in node.targets if isinstance(target, ast.Name)}
+    return {id(statement) for statement in statements if isinstance(statement, ast.Assign)
+            and _is_text(statement.value)
+            and all(isinstance(target, ast.Name) and target.id in filled for target in statement.targets)}
+
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _quiet(statement: ast.stmt) -> bool:

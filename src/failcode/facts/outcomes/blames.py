@@ -12,7 +12,7 @@ from failcode import causes
 from failcode.facts.outcomes.records import _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
     _BUILTINS, _NOWHERE, _PROBE_WORDS, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted,
-    _narrows, _nodes, _nothing_test, _parameters, _reraises, _short, _simple_statements)
+    _narrows, _nodes, _nothing_test, _parameters, _reraises, _short, _simple_statements, _text)
 from failcode.facts.vocabulary import LOG_METHODS, TEXT_CALLS, is_recordable
 from failcode.facts.walk import child_nodes
 from failcode.model import Absence
@@ -427,14 +427,10 @@ def _messages_both_fill(statements: list[ast.stmt], other: list[ast.stmt]) -> se
     arm's): a message each path fills is said later, of whichever path ran (a delete that then finds
     no row), not of this path's failure."""
     filled = {target.id for node in _nodes(other, prose=False) if isinstance(node, ast.Assign)
-              and _is_text(node.value) for target in node.targets if isinstance(target, ast.Name)}
+              and _text(node.value) is not None for target in node.targets if isinstance(target, ast.Name)}
     return {id(statement) for statement in statements if isinstance(statement, ast.Assign)
-            and _is_text(statement.value)
+            and _text(statement.value) is not None
             and all(isinstance(target, ast.Name) and target.id in filled for target in statement.targets)}
-
-
-def _is_text(node: ast.expr) -> bool:
-    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _quiet(statement: ast.stmt) -> bool:

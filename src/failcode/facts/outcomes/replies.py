@@ -26,7 +26,7 @@ from typing import Optional
 from failcode.causes import is_broad_family
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import (
-    _NOWHERE, _SCOPES, _awaited, _callee, _caught, _dotted, _narrows, _reraises, _simple_statements)
+    _NOWHERE, _SCOPES, _awaited, _callee, _caught, _dotted, _narrows, _reraises, _simple_statements, _text)
 from failcode.facts.walk import walk
 from failcode.model import ANY_REPLY
 
@@ -48,19 +48,6 @@ def _error_text(node: ast.expr) -> Optional[str]:
     str(e)`, `"…".format(e)`, a list of one), when they say something failed and are no marker."""
     text = _text(node.elts[0]) if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == 1 else _text(node)
     return text if text is not None and _ERROR_TEXT.search(text) and not _MARKER.match(text) else None
-
-
-def _text(node: ast.expr) -> Optional[str]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-        left = _text(node.left)
-        return left if left is not None else _text(node.right)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        return _text(node.func.value)
-    return None
 
 
 class Replies:

@@ -59,6 +59,21 @@ _PROBE_WORDS = frozenset("exist exists present".split())
 _MAKING_WORDS = frozenset("ensure create make".split())
 
 
+def _text(node: ast.expr) -> Optional[str]:
+    """The words of a message as written (`"…"`, an f-string with `{}` for its values, `"…" + x`,
+    `"… %s" % x`, `"…".format(x)`); None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        left = _text(node.left)
+        return left if left is not None else _text(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return _text(node.func.value)
+    return None
+
+
 def _parameters(function) -> list[str]:
     arguments = function.args
     return [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)

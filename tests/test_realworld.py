@@ -120,12 +120,13 @@ FRESH_BATCHES = {
     52: ["agenta", "bespokelabs-curator", "kiln-ai", "langwatch-scenario"],
     53: ["autogen-ext", "embedchain", "agentneo", "ragas-haystack"],
     54: ["tapeagents", "browsergym-experiments", "cognee", "crewai-tools"],
+    55: ["galtea", "motleycrew", "camel-oasis", "aisuite"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """357 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and thirty-one of four, and the 15 packages of session 32's precision sweeps,
+    """361 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and thirty-two of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5 and 4 (seen), labelled the same
@@ -630,7 +631,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # tune findings, all false, and no held-out one. Its second tune batch (openlit, metagpt,
 # arize-phoenix, autogen-core: 5 findings judged blind, all false; none of its 27 real defects
 # found) moved tune recall to 67/328, below the floor of .22, which follows it to .20, and precision
-# to 218/451 real and 382/451 real or debatable: those floors hold.
+# to 218/451 real and 382/451 real or debatable: those floors hold. Its third change (FC006: words
+# both paths bind are said of what comes later) silenced 3 of those tune findings and no held-out
+# one. Fresh batch 55 (galtea, motleycrew, camel-oasis, aisuite: no finding; none of its 26 real
+# defects found), labelled at the session's end for the next one, moved held-out recall to
+# 35/1181: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.20, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.37, "precision_real_or_debatable": 0.71},

@@ -261,14 +261,24 @@ class Project(Values):
 
     def may_reexport(self, module: str, name: str, registry: Registry) -> bool:
         """Whether `module.name` may be `registry` under another module's name: `module` is not one
-        of the project's modules (unknown, so the name decides), or it binds `name` by an import or
-        an assignment (`from .status import JobStatus` in a package's `__init__`). A module of ours
-        that defines `name` itself, or never binds it where we can see (a generated protobuf module,
-        `pb2.JobStatus.JOB_STATUS_PENDING`), holds another object of that name."""
+        of the project's modules but sits in one of its packages (unknown, so the name decides), or
+        it binds `name` by an import or an assignment (`from .status import JobStatus` in a
+        package's `__init__`). A module of ours that defines `name` itself, or never binds it where
+        we can see (a generated protobuf module, `pb2.JobStatus.JOB_STATUS_PENDING`), holds another
+        object of that name, and so does a module of a package none of ours is in (`from
+        livekit.protocol import agent` … `agent.JobStatus.JS_FAILED`, another distribution of a
+        namespace package)."""
         if not module or module == registry.module:
             return True
         bound = self.module_names.get(module)
-        return bound is None or name in bound or "*" in bound
+        if bound is None:
+            return module.partition(".")[0] in self.top_packages
+        return name in bound or "*" in bound
+
+    @cached_property
+    def top_packages(self) -> frozenset[str]:
+        """The first names of the project's modules (`failcode` of `failcode.project`)."""
+        return frozenset(module.partition(".")[0] for module in self.module_names)
 
     # -- judgement shared by rules ---------------------------------------------------------
 

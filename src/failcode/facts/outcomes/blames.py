@@ -425,12 +425,14 @@ def _messages_both_fill(statements: list[ast.stmt], other: list[ast.stmt]) -> se
     """Ids of the statements that bind words (`error_detail = f"Span {key!r} not found"`) to a name
     the other path binds words to as well (the try's own `error_detail = f"… not found"`, the other
     arm's): a message each path fills is said later, of whichever path ran (a delete that then finds
-    no row), not of this path's failure."""
+    no row), not of this path's failure. The other path is walked only when this one binds words."""
+    binding = [statement for statement in statements if isinstance(statement, ast.Assign)
+               and _text(statement.value) is not None and all(isinstance(t, ast.Name) for t in statement.targets)]
+    if not binding:
+        return set()
     filled = {target.id for node in _nodes(other, prose=False) if isinstance(node, ast.Assign)
               and _text(node.value) is not None for target in node.targets if isinstance(target, ast.Name)}
-    return {id(statement) for statement in statements if isinstance(statement, ast.Assign)
-            and _text(statement.value) is not None
-            and all(isinstance(target, ast.Name) and target.id in filled for target in statement.targets)}
+    return {id(statement) for statement in binding if all(target.id in filled for target in statement.targets)}
 
 
 def _quiet(statement: ast.stmt) -> bool:

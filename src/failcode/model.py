@@ -243,7 +243,7 @@ class Members:
 class Raises:
     """One of our functions raises an error that names a cause (`raise IOError("File %r does not
     exist")`, `raise ConfigNotFound(path)`): its callers' handlers of that error hear that cause
-    (facts/outcomes/; `Project.raises_for`)."""
+    (facts/outcomes/; `Summaries.raises_for`)."""
 
     function: str  # qualified within its module: `filefind`, `Loader.load`
     error: str  # the raised class, its last name (`IOError`)

@@ -10,14 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Optional, TypeVar
+from typing import Iterable, Optional
 
-from failcode import causes
-from failcode.model import COLLECTIONS, Absence, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
+from failcode.model import COLLECTIONS, Annotation, FileFacts, Filter, Handler, Registry, RegistryEntry, Site
 from failcode.names import SegmentPattern, is_constant_name, is_registry_name, segments
+from failcode.summaries import Summaries
 from failcode.values import Values
-
-_T = TypeVar("_T")
 
 _IDENTIFIER_CODE = re.compile(r"^(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9_]+)$")  # `b`/`f` type codes are not failure codes
 _LOWERCASE_CODE = re.compile(r"^[a-z][a-z0-9_]+$")
@@ -60,18 +58,10 @@ class Project(Values):
     # (path, constant) and (None, qualified constant) → what it was derived from (`KNOWN = frozenset(Codes)`)
     aliases: dict[tuple[Optional[str], str], str] = field(default_factory=dict)
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)  # qualified Enum → its members' names
-    # a function's last name → what each of its definitions raises that names a cause (`Raises`)
-    raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
-    # a function's last name → what each of its definitions answers every failure of a broad
-    # handler with (`None`, `False`), or "" for a definition that does not (`Blame` shape `swallow`)
-    swallowers: dict[str, list[str]] = field(default_factory=dict)
-    # a function's last name → the callers' tests that say why it gave nothing back, with their file
-    absences: dict[str, list[tuple[str, Absence]]] = field(default_factory=dict)
+    summaries: Summaries = field(default_factory=Summaries)  # our functions, by name (`summaries.py`)
     # a module of the project → the names it binds by import or assignment (`FileFacts.reexports`)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
     looked_up: set[int] = field(default_factory=set)  # ids of registries a code is looked up in by its place
-    # a function's last name → whether each of its definitions returns a reply it read (`FileFacts.replies`)
-    repliers: dict[str, list[bool]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts], configured: list[Registry], patterns: Patterns) -> "Project":
@@ -87,16 +77,11 @@ class Project(Values):
         project = cls(files, configured, discovered, patterns, by_use=by_use)
         project.constants = {c.qualname: c.value for f in files.values() for c in f.constants}
         project.enums = {enum.name: enum.members for f in files.values() for enum in f.enums}
-        project.raisers = _raisers(files.values())
-        project.swallowers = _swallowers(files.values())
-        for facts in files.values():
-            for absence in facts.absences:
-                project.absences.setdefault(absence.callee, []).append((facts.path, absence))
+        project.summaries = Summaries.build(files.values())
         for facts in files.values():  # a module's `.py` and its `.pyi` stub bind names together
             if facts.module:
                 project.module_names[facts.module] = project.module_names.get(facts.module, frozenset()) \
                     | frozenset(facts.reexports)
-        project.repliers = _repliers(files.values())
         for facts in files.values():
             for name, source in facts.aliases:
                 project.aliases[(facts.path, name)] = source
@@ -326,32 +311,6 @@ class Project(Values):
         return any(all(map(_LOWERCASE_CODE.match, registry.codes)) for registry in governing)
 
 
-    def raises_for(self, callee: str, cause: str, types: tuple[str, ...]) -> bool:
-        """Our function `callee` (`filefind`, `self.load`: by its last name, every definition of
-        that name in the project) raises an error `types` catch to say `cause`: a handler around
-        it that says so hears what it was told."""
-        definitions = self.raisers.get(callee.rpartition(".")[2])
-        return bool(definitions) and all(any(said == cause and causes.catches(types, error) for error, said in raised)
-                                         for raised in definitions)
-
-    def said_absent(self, function: str, nothing: str) -> list[tuple[str, Absence]]:
-        """The callers' tests that say why our function `function` (every definition of its last
-        name in the project) gave nothing back, when every definition answers a broad handler's
-        failures with `nothing` (`None`, `False`) and the test takes that for nothing (`x is
-        None`, `not x`)."""
-        name = function.rpartition(".")[2]
-        definitions = self.swallowers.get(name, ())
-        if not definitions or any(answer != nothing for answer in definitions):
-            return []
-        return [(path, absence) for path, absence in self.absences.get(name, ())
-                if absence.nothing in (nothing, "falsy")]
-
-    def returns_reply(self, callee: str) -> bool:
-        """Our function `callee` (by its last name, every definition of it in the project) returns
-        what a model or service replied: a try that returns its answer returns a reply."""
-        definitions = self.repliers.get(callee.rpartition(".")[2])
-        return bool(definitions) and all(definitions)
-
     def is_registry_like(self, name: Optional[str], from_path: Optional[str] = None) -> bool:
         """A known registry (or a collection made from one), or an UPPER_CASE constant named like one
         (`FAILURE_ORDER`)."""
@@ -381,56 +340,6 @@ class Project(Values):
                 if code is not None:  # `FailureCode.MISSING` is FC001's to report
                     found.append((site, code))
         return found
-
-
-def _raisers(files: Iterable[FileFacts]) -> dict[str, list[frozenset[tuple[str, str]]]]:
-    """A function's last name → one set per definition of it in the project (a definition that
-    raises no cause has an empty set) of the (error, cause) pairs it raises. Only names that some
-    definition raises a cause under are kept."""
-    files = list(files)
-    raised_by: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    for facts in files:
-        for raised in facts.raises:
-            raised_by.setdefault((facts.path, raised.function), set()).add((raised.error, raised.cause))
-    return _by_definition(files, raised_by, frozenset)
-
-
-def _swallowers(files: Iterable[FileFacts]) -> dict[str, list[str]]:
-    """A function's last name → per definition of it in the project, what a broad handler of it
-    answers every failure with (`None`, `False`; "" for a definition with no such handler, or with
-    two different answers). Only names some definition swallows under are kept."""
-    files = list(files)
-    answers: dict[tuple[str, str], set[str]] = {}
-    for facts in files:
-        for blame in facts.blames:
-            if blame.shape == "swallow":
-                answers.setdefault((facts.path, blame.function), set()).update(blame.written)
-    return _by_definition(files, answers, lambda given: next(iter(given)) if len(given) == 1 else "")
-
-
-def _by_definition(files: list[FileFacts], found: dict[tuple[str, str], set],
-                   summary: Callable[[set], _T]) -> dict[str, list[_T]]:
-    """A function's last name → the `summary` of what was `found` (by file and qualified name) for
-    each definition of that name in the project, in file order; a definition with nothing found
-    is summarised from an empty set, so one that does not answer so keeps its name's callers
-    honest. Only names something was found under are kept: the project joins calls with these by
-    the callee's last name, and every definition must agree."""
-    named = {function.rpartition(".")[2] for _, function in found}
-    by_name: dict[str, list[_T]] = {}
-    for facts in files:
-        for function in dict.fromkeys(facts.functions):
-            name = function.rpartition(".")[2]
-            if name in named:
-                by_name.setdefault(name, []).append(summary(found.get((facts.path, function), set())))
-    return by_name
-
-
-def _repliers(files: Iterable[FileFacts]) -> dict[str, list[bool]]:
-    """A function's last name → one flag per definition of it in the project: whether it returns
-    a reply it read. Only names that some definition returns a reply under are kept."""
-    files = list(files)
-    return _by_definition(files, {(facts.path, function): {True} for facts in files for function in facts.replies},
-                          bool)
 
 
 def in_scope(registry: Registry, facts: FileFacts, imported: Optional[Imported] = None) -> bool:

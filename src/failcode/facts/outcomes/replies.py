@@ -9,7 +9,7 @@ occurred: {e}"`), the failure reaches them as an answer, and is scored, played o
 The reply may be read in the try itself, or by a function of ours the try calls (`out =
 self._make_request(observation)`): each function's summary says whether it returns a reply it
 read (`FileFacts.replies`), and the project answers for a called name across modules
-(`Project.returns_reply`; issue 23, principle 2). Three answers are not outputs: a *tool*'s, which
+(`Summaries.returns_reply`; issue 23, principle 2). Three answers are not outputs: a *tool*'s, which
 a model reads and is told the error in words (a function decorated as a tool, a method of a
 `…Tool`/`…Toolkit` class or of a class derived from one); a *marker* (`"<could not read body>"`),
 text in brackets that says it is no output; and the answer of a function whose genuine path already

@@ -1,0 +1,114 @@
+"""Summaries of our own functions, joined across the project (issue 23, principle 2: flow).
+
+Each file's facts say, per function, what it raises that names a cause, what a broad handler of it
+answers every failure with, whether it returns a reply it read, and which callers' tests say why it
+gave nothing back. A caller in another module knows its callee only by the name it calls, so the
+summaries are kept by a function's last name, one per definition of that name in the project, and
+a question is answered yes only when every definition agrees: a caller never knows which of two
+same-named functions it reaches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, TypeVar
+
+from failcode import causes
+from failcode.model import Absence, FileFacts
+
+_T = TypeVar("_T")
+
+
+@dataclass
+class Summaries:
+    # a function's last name → what each of its definitions raises that names a cause (`Raises`)
+    raisers: dict[str, list[frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    # a function's last name → what each of its definitions answers every failure of a broad
+    # handler with (`None`, `False`), or "" for a definition that does not (`Blame` shape `swallow`)
+    swallowers: dict[str, list[str]] = field(default_factory=dict)
+    # a function's last name → the callers' tests that say why it gave nothing back, with their file
+    absences: dict[str, list[tuple[str, Absence]]] = field(default_factory=dict)
+    # a function's last name → whether each of its definitions returns a reply it read (`FileFacts.replies`)
+    repliers: dict[str, list[bool]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, files: Iterable[FileFacts]) -> "Summaries":
+        files = list(files)
+        absences: dict[str, list[tuple[str, Absence]]] = {}
+        for facts in files:
+            for absence in facts.absences:
+                absences.setdefault(absence.callee, []).append((facts.path, absence))
+        return cls(_raisers(files), _swallowers(files), absences, _repliers(files))
+
+    def raises_for(self, callee: str, cause: str, types: tuple[str, ...]) -> bool:
+        """Our function `callee` (`filefind`, `self.load`: by its last name, every definition of
+        that name in the project) raises an error `types` catch to say `cause`: a handler around
+        it that says so hears what it was told."""
+        definitions = self.raisers.get(callee.rpartition(".")[2])
+        return bool(definitions) and all(any(said == cause and causes.catches(types, error) for error, said in raised)
+                                         for raised in definitions)
+
+    def said_absent(self, function: str, nothing: str) -> list[tuple[str, Absence]]:
+        """The callers' tests that say why our function `function` (every definition of its last
+        name in the project) gave nothing back, when every definition answers a broad handler's
+        failures with `nothing` (`None`, `False`) and the test takes that for nothing (`x is
+        None`, `not x`)."""
+        name = function.rpartition(".")[2]
+        definitions = self.swallowers.get(name, ())
+        if not definitions or any(answer != nothing for answer in definitions):
+            return []
+        return [(path, absence) for path, absence in self.absences.get(name, ())
+                if absence.nothing in (nothing, "falsy")]
+
+    def returns_reply(self, callee: str) -> bool:
+        """Our function `callee` (by its last name, every definition of it in the project) returns
+        what a model or service replied: a try that returns its answer returns a reply."""
+        definitions = self.repliers.get(callee.rpartition(".")[2])
+        return bool(definitions) and all(definitions)
+
+
+def _raisers(files: list[FileFacts]) -> dict[str, list[frozenset[tuple[str, str]]]]:
+    """A function's last name → one set per definition of it in the project (a definition that
+    raises no cause has an empty set) of the (error, cause) pairs it raises. Only names that some
+    definition raises a cause under are kept."""
+    raised_by: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for facts in files:
+        for raised in facts.raises:
+            raised_by.setdefault((facts.path, raised.function), set()).add((raised.error, raised.cause))
+    return _by_definition(files, raised_by, frozenset)
+
+
+def _swallowers(files: list[FileFacts]) -> dict[str, list[str]]:
+    """A function's last name → per definition of it in the project, what a broad handler of it
+    answers every failure with (`None`, `False`; "" for a definition with no such handler, or with
+    two different answers). Only names some definition swallows under are kept."""
+    answers: dict[tuple[str, str], set[str]] = {}
+    for facts in files:
+        for blame in facts.blames:
+            if blame.shape == "swallow":
+                answers.setdefault((facts.path, blame.function), set()).update(blame.written)
+    return _by_definition(files, answers, lambda given: next(iter(given)) if len(given) == 1 else "")
+
+
+def _repliers(files: list[FileFacts]) -> dict[str, list[bool]]:
+    """A function's last name → one flag per definition of it in the project: whether it returns
+    a reply it read. Only names that some definition returns a reply under are kept."""
+    return _by_definition(files, {(facts.path, function): {True} for facts in files for function in facts.replies},
+                          bool)
+
+
+def _by_definition(files: list[FileFacts], found: dict[tuple[str, str], set],
+                   summary: Callable[[set], _T]) -> dict[str, list[_T]]:
+    """A function's last name → the `summary` of what was `found` (by file and qualified name) for
+    each definition of that name in the project, in file order; a definition with nothing found
+    is summarised from an empty set, so one that does not answer so keeps its name's callers
+    honest. Only names something was found under are kept: the project joins calls with these by
+    the callee's last name, and every definition must agree."""
+    named = {function.rpartition(".")[2] for _, function in found}
+    by_name: dict[str, list[_T]] = {}
+    for facts in files:
+        for function in dict.fromkeys(facts.functions):
+            name = function.rpartition(".")[2]
+            if name in named:
+                by_name.setdefault(name, []).append(summary(found.get((facts.path, function), set())))
+    return by_name

@@ -433,3 +433,125 @@ def test_fc004_a_tally_over_a_class_of_status_constants(project):
             return kept
         '''})
     assert project.findings() == [("jobs.py", "FC004", 18)]
+
+
+def test_fc004_labels_scored_by_the_known_ones_drop_the_rest(project):
+    """A judge's labels mapped to scores by the values the code knows, with no arm for any other
+    (an `else` that only logs, or none): a label outside them (`partially_supported`, an empty
+    reply) is in no score, and the mean is taken over the rest. Reported at the `if` of each chain."""
+    project.write({"judge.py": '''
+        import logging
+
+        logger = logging.getLogger(__name__)
+        POSITIVE = frozenset({"supported", "not_applicable"})
+        NEGATIVE = frozenset({"unsupported", "contradictory"})
+
+
+        def accuracy(results):
+            scores = []
+            for result in results:
+                label = result["label"].strip().lower()
+                if label in POSITIVE:
+                    scores.append(1)
+                elif label in NEGATIVE:
+                    scores.append(0)
+                else:
+                    logger.debug("Unexpected label: %s", label)
+            return sum(scores) / len(scores) if scores else None
+
+
+        def pass_rate(verdicts):
+            passed = []
+            for verdict in verdicts:
+                if verdict == "PASS":
+                    passed.append(True)
+                elif verdict in ("FAIL", "fail"):
+                    passed.append(False)
+            return sum(passed) / len(passed)
+        '''})
+    assert project.findings() == [("judge.py", "FC004", 12), ("judge.py", "FC004", 24)]
+
+
+def test_fc004_labels_scored_with_an_arm_for_the_rest_stay_quiet(project):
+    """Controls: an `else` that records the unknown label or raises, a test beforehand that keeps
+    the unknown out (`not in`), arms that score into different lists (buckets, not one score), arms
+    that keep the label itself, one arm only, and arms that test different values."""
+    project.write({"judge.py": '''
+        POSITIVE = frozenset({"supported", "not_applicable"})
+        NEGATIVE = frozenset({"unsupported", "contradictory"})
+
+
+        def recorded(results):
+            scores, unknown = [], []
+            for label in results:
+                if label in POSITIVE:
+                    scores.append(1)
+                elif label in NEGATIVE:
+                    scores.append(0)
+                else:
+                    unknown.append(label)
+            return scores, unknown
+
+
+        def raised(results):
+            scores = []
+            for label in results:
+                if label in POSITIVE:
+                    scores.append(1)
+                elif label in NEGATIVE:
+                    scores.append(0)
+                else:
+                    raise ValueError(label)
+            return scores
+
+
+        def checked_first(results):
+            scores = []
+            for label in results:
+                if label not in POSITIVE | NEGATIVE:
+                    raise ValueError(label)
+                if label in POSITIVE:
+                    scores.append(1)
+                elif label in NEGATIVE:
+                    scores.append(0)
+            return scores
+
+
+        def buckets(results):
+            good, bad = [], []
+            for label in results:
+                if label in POSITIVE:
+                    good.append(1)
+                elif label in NEGATIVE:
+                    bad.append(0)
+            return good, bad
+
+
+        def kept(results):
+            out = []
+            for label in results:
+                if label in POSITIVE:
+                    out.append(label)
+                elif label in NEGATIVE:
+                    out.append(label)
+            return out
+
+
+        def one_arm(results):
+            scores = []
+            for label in results:
+                if label in POSITIVE:
+                    scores.append(1)
+            return scores
+
+
+        def two_subjects(results):
+            scores = []
+            for label, grade in results:
+                if label in POSITIVE:
+                    scores.append(1)
+                elif grade in NEGATIVE:
+                    scores.append(0)
+            return scores
+        '''})
+    assert project.findings() == []

@@ -228,6 +228,10 @@ class Tally:
     owner: str
     sorted: tuple[str, ...]
     named: tuple[str, ...]
+    # a chain that scores labels instead (`if label in POSITIVE: scores.append(1) elif label in
+    # NEGATIVE: scores.append(0)`): the list it scores into; `owner` is then the label tested and
+    # `sorted` the values or collections its arms know
+    scores: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from failcode.project import Project
 
 CODE = "FC004"
 NAME = "silent-reason-filter"
-SUMMARY = "A filter keeps only known codes, or a tally only some failure members, so the rest vanish silently"
+SUMMARY = ("A filter keeps only known codes, or a tally only some failure members or known labels, so the rest"
+           " vanish silently")
 DEFAULT = True
 SCOPE = "file"
 
@@ -43,8 +44,16 @@ def _left_out(sorted_: tuple[str, ...], named: tuple[str, ...], members: tuple[s
 def _tallies(facts: FileFacts, project: Project) -> Iterator[Finding]:
     """A chain that sorts outcomes by some failure members of an outcome Enum (`Status.failed`,
     `Status.error`) into buckets, with no arm for their siblings (`Status.hook_error`): an outcome
-    of those is in no bucket, and nothing says so."""
+    of those is in no bucket, and nothing says so. A chain that scores labels by the values it
+    knows, with no arm for the rest, drops an unknown label from the score the same way."""
     for tally in facts.tallies:
+        if tally.scores:
+            yield Finding(facts.path, tally.pos, CODE,
+                          f"scores `{tally.owner}` by {listed([f'`{k}`' for k in tally.sorted])} into `{tally.scores}`"
+                          f" and has no arm for any"
+                          f" other value: a label it does not know vanishes from the score silently — record it as"
+                          f" unscored, or raise", None)
+            continue
         members = project.members_of(tally.owner)
         left = _left_out(tally.sorted, tally.named, members) if members is not None else []
         if not left:

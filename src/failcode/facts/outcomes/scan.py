@@ -175,7 +175,7 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
         self.starts_program = False  # starts a program outside any try of its own (`Commands.started`)
         self.gives_reply = False  # a genuine return reads a model's or service's reply (`Replies.note_answer`)
-        self.tallies: list[tuple] = []  # (node, owner, members sorted, members named) of each tally
+        self.tallies: list[tuple] = []  # (node, owner, members sorted, members named, scores) of each tally
         self.chained: set[int] = set()  # ids of the `elif`s of a chain already read as a tally
         self.nested: list[ast.stmt] = []  # definitions met on the walk, scanned on their own
         self.walked = not self.exempt

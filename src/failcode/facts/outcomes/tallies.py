@@ -5,6 +5,11 @@ classes whose members name outcomes (FC004's facts for a partition that drops so
 sorts two of `Status`'s failure members into lists and keeps no arm for the rest: a scenario that
 ended in `Status.hook_error` is in neither list, and nothing says so. Read from the `ast` tree every
 file gets; which class a name is, and which members it has, is the project's to say.
+
+A chain that *scores* labels is a tally of the same kind, whatever the labels are: `if label in
+POSITIVE: scores.append(1) elif label in NEGATIVE: scores.append(0)`, with no arm for the rest,
+leaves a label outside both (a judge's `partially_supported`, an empty reply) in no score, and the
+mean is taken over the others as if it had not been asked.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from failcode.facts.outcomes.syntax import _dotted, _pos, _resolve
+from failcode.facts.outcomes.syntax import _LOGGING, _callee, _dotted, _pos, _resolve
 from failcode.facts.walk import walk
 from failcode.model import Members, Tally
 from failcode.names import ENUM_BASES, is_registry_name
@@ -85,6 +90,41 @@ def _collects(body: list[ast.stmt]) -> bool:
     return False
 
 
+def _label_test(test: ast.expr) -> Optional[str]:
+    """The label a test asks about, as its source text: `label in POSITIVE`, `verdict == "PASS"`,
+    `v in ("FAIL", "fail")`, or an `or` of such tests of one label."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        asked = {_label_test(value) for value in test.values}
+        return asked.pop() if len(asked) == 1 else None
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    op, known = test.ops[0], test.comparators[0]
+    if isinstance(op, ast.Eq) and isinstance(known, ast.Constant) and isinstance(known.value, str) \
+            or isinstance(op, ast.In) and (_dotted(known) is not None or isinstance(known, _ONE_OF)
+                                           and all(isinstance(item, ast.Constant) for item in known.elts)):
+        return ast.unparse(test.left)
+    return None
+
+
+def _scored_into(body: list[ast.stmt]) -> Optional[str]:
+    """The list an arm scores into: `scores.append(1)`, `passed.append(False)`, a number or a truth
+    value written in the code, the label's score."""
+    for statement in body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+                and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) \
+                and isinstance(call.args[0].value, (bool, int, float)):
+            return ast.unparse(call.func.value)
+    return None
+
+
+def _says_nothing(body: list[ast.stmt]) -> bool:
+    """An `else` that keeps nothing of the label: it logs, passes or goes on to the next."""
+    return all(isinstance(statement, (ast.Pass, ast.Continue))
+               or isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+               and (_callee(statement.value) or "").rpartition(".")[2] in _LOGGING for statement in body)
+
+
 class Tallies:
     """Part of `Scan`: the tallies among the function's `if` chains and `for` loops."""
 
@@ -97,6 +137,8 @@ class Tallies:
             found = _one_owner(node.iter.elts) if isinstance(node.iter, _ONE_OF) and len(node.iter.elts) >= 2 else None
             if found is not None and _collects(node.body):
                 self.tally(node, *found)
+            return
+        if self.scored(node):
             return
         owner, members, arm = None, [], node
         while True:
@@ -114,16 +156,41 @@ class Tallies:
                 break
         self.tally(node, owner, tuple(members))
 
+    def scored(self, node: ast.If) -> bool:
+        """Notes a chain of two arms or more that tests one label against values it knows and scores
+        it into one list in every arm, with no arm that keeps the rest, unless the function keeps
+        unknown labels out beforehand (`if label not in KNOWN: raise`)."""
+        labels, scores, known, arm = set(), set(), [], node
+        while True:
+            labels.add(_label_test(arm.test))
+            scores.add(_scored_into(arm.body))
+            known.append(ast.unparse(arm.test.comparators[0]) if isinstance(arm.test, ast.Compare) else "")
+            if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If):
+                arm = arm.orelse[0]
+                continue
+            break
+        label, into = labels.pop() if len(labels) == 1 else None, scores.pop() if len(scores) == 1 else None
+        if label is None or into is None or len(known) < 2 or not _says_nothing(arm.orelse) \
+                or any(isinstance(n, ast.Compare) and isinstance(n.ops[0], ast.NotIn) and ast.unparse(n.left) == label
+                       for n in walk(self.function)):
+            return False
+        arm = node
+        while len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If):
+            arm = arm.orelse[0]
+            self.chained.add(id(arm))
+        self.tallies.append((node, label, tuple(k for k in known if k), (), into))
+        return True
+
     def tally(self, node: ast.stmt, owner: str, members: tuple[str, ...]) -> None:
         named = {found[1] for n in walk(self.function) for found in [_member(n)] if found is not None and found[0] == owner}
-        self.tallies.append((node, owner, members, tuple(sorted(named))))
+        self.tallies.append((node, owner, members, tuple(sorted(named)), ""))
 
     def finish_tallies(self, lines: list[str], module: str) -> list[Tally]:
         """The tallies, positioned, their owner resolved: imported, or a class of this module."""
         found = []
-        for node, owner, members, named in self.tallies:
-            resolved = _resolve(owner, self.imports)
-            if resolved == owner and module and owner.partition(".")[0] not in self.imports:
+        for node, owner, members, named, scores in self.tallies:
+            resolved = owner if scores else _resolve(owner, self.imports)
+            if resolved == owner and module and not scores and owner.partition(".")[0] not in self.imports:
                 resolved = f"{module}.{owner}"
-            found.append(Tally(_pos(node, lines), self.qualname, resolved, members, named))
+            found.append(Tally(_pos(node, lines), self.qualname, resolved, members, named, scores))
         return found

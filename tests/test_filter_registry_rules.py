@@ -470,51 +470,45 @@ def test_fc004_labels_scored_by_the_known_ones_drop_the_rest(project):
             return sum(passed) / len(passed)
         '''})
     assert project.findings() == [("judge.py", "FC004", 12), ("judge.py", "FC004", 24)]
+    messages = [row["message"] for row in json.loads(project.run("check", "--format", "json").stdout)["findings"]]
+    assert "`POSITIVE` and `NEGATIVE`" in messages[0] and "`'PASS'` and `('FAIL', 'fail')`" in messages[1]
 
 
-def test_fc004_labels_scored_with_an_arm_for_the_rest_stay_quiet(project):
-    """Controls: an `else` that records the unknown label or raises, a test beforehand that keeps
-    the unknown out (`not in`), arms that score into different lists (buckets, not one score), arms
-    that keep the label itself, one arm only, and arms that test different values."""
+@pytest.mark.parametrize("before, rest", [
+    ("pass", "unknown.append(label)"),
+    ("pass", "raise ValueError(label)"),
+    ("pass", "scores.append(None)"),
+    ("if label not in POSITIVE | NEGATIVE: raise ValueError(label)", "pass"),
+])
+def test_fc004_labels_scored_with_an_arm_for_the_rest_stay_quiet(project, before, rest):
+    """Controls: an `else` that records the unknown label, raises, or scores it as unscored, and a
+    test beforehand that keeps unknown labels out (`not in`)."""
+    project.write({"judge.py": f'''
+        POSITIVE = frozenset({{"supported", "not_applicable"}})
+        NEGATIVE = frozenset({{"unsupported", "contradictory"}})
+
+
+        def accuracy(results):
+            scores, unknown = [], []
+            for label in results:
+                {before}
+                if label in POSITIVE:
+                    scores.append(1)
+                elif label in NEGATIVE:
+                    scores.append(0)
+                else:
+                    {rest}
+            return scores, unknown
+        '''})
+    assert project.findings() == []
+
+
+def test_fc004_labels_bucketed_or_not_scored_stay_quiet(project):
+    """Controls: arms that score into different lists (buckets, not one score), arms that keep the
+    label itself, one arm only, and arms that test different values."""
     project.write({"judge.py": '''
         POSITIVE = frozenset({"supported", "not_applicable"})
         NEGATIVE = frozenset({"unsupported", "contradictory"})
-
-
-        def recorded(results):
-            scores, unknown = [], []
-            for label in results:
-                if label in POSITIVE:
-                    scores.append(1)
-                elif label in NEGATIVE:
-                    scores.append(0)
-                else:
-                    unknown.append(label)
-            return scores, unknown
-
-
-        def raised(results):
-            scores = []
-            for label in results:
-                if label in POSITIVE:
-                    scores.append(1)
-                elif label in NEGATIVE:
-                    scores.append(0)
-                else:
-                    raise ValueError(label)
-            return scores
-
-
-        def checked_first(results):
-            scores = []
-            for label in results:
-                if label not in POSITIVE | NEGATIVE:
-                    raise ValueError(label)
-                if label in POSITIVE:
-                    scores.append(1)
-                elif label in NEGATIVE:
-                    scores.append(0)
-            return scores
 
 
         def buckets(results):

@@ -160,17 +160,18 @@ class Tallies:
         """Notes a chain of two arms or more that tests one label against values it knows and scores
         it into one list in every arm, with no arm that keeps the rest, unless the function keeps
         unknown labels out beforehand (`if label not in KNOWN: raise`)."""
-        labels, scores, known, arm = set(), set(), [], node
+        labels, scores, known, arms, arm = set(), set(), [], 1, node
         while True:
             labels.add(_label_test(arm.test))
             scores.add(_scored_into(arm.body))
-            known.append(ast.unparse(arm.test.comparators[0]) if isinstance(arm.test, ast.Compare) else "")
+            tests = arm.test.values if isinstance(arm.test, ast.BoolOp) else [arm.test]
+            known += [ast.unparse(test.comparators[0]) for test in tests if isinstance(test, ast.Compare)]
             if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If):
-                arm = arm.orelse[0]
+                arm, arms = arm.orelse[0], arms + 1
                 continue
             break
         label, into = labels.pop() if len(labels) == 1 else None, scores.pop() if len(scores) == 1 else None
-        if label is None or into is None or len(known) < 2 or not _says_nothing(arm.orelse) \
+        if label is None or into is None or arms < 2 or not _says_nothing(arm.orelse) \
                 or any(isinstance(n, ast.Compare) and isinstance(n.ops[0], ast.NotIn) and ast.unparse(n.left) == label
                        for n in walk(self.function)):
             return False
@@ -178,7 +179,7 @@ class Tallies:
         while len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If):
             arm = arm.orelse[0]
             self.chained.add(id(arm))
-        self.tallies.append((node, label, tuple(k for k in known if k), (), into))
+        self.tallies.append((node, label, tuple(known), (), into))
         return True
 
     def tally(self, node: ast.stmt, owner: str, members: tuple[str, ...]) -> None:

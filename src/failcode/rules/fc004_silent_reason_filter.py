@@ -48,11 +48,11 @@ def _tallies(facts: FileFacts, project: Project) -> Iterator[Finding]:
     knows, with no arm for the rest, drops an unknown label from the score the same way."""
     for tally in facts.tallies:
         if tally.scores:
+            known = listed([f"`{value}`" for value in tally.sorted])
             yield Finding(facts.path, tally.pos, CODE,
-                          f"scores `{tally.owner}` by {listed([f'`{k}`' for k in tally.sorted])} into `{tally.scores}`"
-                          f" and has no arm for any"
-                          f" other value: a label it does not know vanishes from the score silently — record it as"
-                          f" unscored, or raise", None)
+                          f"scores `{tally.owner}` by {known} into `{tally.scores}` and has no arm for any other"
+                          " value: a label it does not know vanishes from the score silently — record it as"
+                          " unscored, or raise", None)
             continue
         members = project.members_of(tally.owner)
         left = _left_out(tally.sorted, tally.named, members) if members is not None else []

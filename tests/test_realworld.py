@@ -123,12 +123,13 @@ FRESH_BATCHES = {
     55: ["galtea", "motleycrew", "camel-oasis", "aisuite"],
     56: ["open-rag-eval", "browsergym-webarena", "synthetic-data-kit", "kolena"],
     57: ["allure-pytest", "pytest-retry", "gptme", "nemo-curator"],
+    58: ["tavern", "green", "pytest-check", "validmind"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """373 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and thirty-four of four, and the 15 packages of session 32's precision sweeps,
+    """377 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and thirty-five of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -651,7 +652,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # gptme, nemo-curator: 14 findings judged blind, 1 real, 5 debatable, 8 false; 2 of its 19 real
 # defects found), labelled after that change, moved held-out recall to 37/1221 and precision to
 # 114/315 real and 219/315 real or debatable, below the floors of .37 and .70, which follow them
-# to .36 and .69.
+# to .36 and .69. Fresh batch 58 (tavern, green, pytest-check, validmind: 1 finding judged blind,
+# false; none of its 25 real defects found), labelled at session 50's start, moved held-out recall
+# to 37/1246 and precision to 114/316 real and 219/316 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.36, "precision_real_or_debatable": 0.69},

@@ -2497,3 +2497,75 @@ def test_a_method_of_a_class_named_as_a_judge_judges_by_its_own_name_as_measured
     project.write({"metric.py": source})
     assert project.findings() == [("metric.py", "FC003", _line_of(source, "return 0.0", 2))]
 
+
+
+# -- principle 5: an error status read as a reply that held nothing --------------------------------
+
+STATUS_EMPTY = '''
+import requests
+
+
+def agents_by_protocol(url, digest, limit):
+    response = requests.post(url, json={"text": digest}, timeout=5)
+    if response.status_code == 200:
+        data = response.json()
+        agents = [agent["address"] for agent in data if agent["status"] == "active"]
+        return agents[:limit]
+    return []
+
+
+def search(url, criteria):
+    response = requests.post(url, json=criteria, timeout=5)
+    if response.status_code != 200:
+        return {}
+    return response.json()["agents"]
+
+
+def is_running(http, url):
+    resp = http.get(url)
+    if resp.ok:
+        return bool(resp.json().get("running", False))
+    else:
+        return False
+
+
+def count_jobs(url):
+    response = requests.get(url, timeout=5)
+    if response.status_code >= 400:
+        return 0
+    return len(response.json()["jobs"])
+'''
+
+
+def test_an_error_status_answered_as_a_reply_that_held_nothing(project):
+    """uagents' Almanac searches: a 500 from the search service returns `[]`, the same answer as
+    "no agent uses this protocol", and the caller acts on it. Reported at the fallback's return,
+    with each spelling of the status test: the arm of `!=`, what follows a success guard, an
+    `else`; an empty collection, False and zero."""
+    found, _ = _check(project, STATUS_EMPTY)
+    assert found == [("m.py", "FC003", _line_of(STATUS_EMPTY, "return []")),
+                     ("m.py", "FC003", _line_of(STATUS_EMPTY, "return {}")),
+                     ("m.py", "FC003", _line_of(STATUS_EMPTY, "return False")),
+                     ("m.py", "FC003", _line_of(STATUS_EMPTY, "return 0"))]
+
+
+@pytest.mark.parametrize("arm", [
+    "return None",  # nothing: a distinct answer the caller can test for
+    "raise RuntimeError(f'search failed: {response.status_code}')",  # the failure goes on
+    "return FALLBACK_CONFIG",  # a named default of its own, not an answer of the reply's
+    "return f'Failed to search: {response.text}'",  # a message, judged as an error text elsewhere
+])
+def test_an_error_status_arm_that_answers_otherwise_stays_quiet(project, arm):
+    source = f'''
+import requests
+
+FALLBACK_CONFIG = {{"agents": []}}
+
+
+def search(url, criteria):
+    response = requests.post(url, json=criteria, timeout=5)
+    if response.status_code != 200:
+        {arm}
+    return response.json()["agents"]
+'''
+    assert _check(project, source)[0] == []

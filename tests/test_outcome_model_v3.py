@@ -2499,7 +2499,7 @@ def test_a_method_of_a_class_named_as_a_judge_judges_by_its_own_name_as_measured
 
 
 
-# -- principle 5: an error status read as a reply that held nothing --------------------------------
+# -- principle 5: an error status's empty answer, measured and withheld -----------------------------
 
 STATUS_EMPTY = '''
 import requests
@@ -2527,45 +2527,30 @@ def is_running(http, url):
         return bool(resp.json().get("running", False))
     else:
         return False
-
-
-def count_jobs(url):
-    response = requests.get(url, timeout=5)
-    if response.status_code >= 400:
-        return 0
-    return len(response.json()["jobs"])
 '''
 
 
-def test_an_error_status_answered_as_a_reply_that_held_nothing(project):
-    """uagents' Almanac searches: a 500 from the search service returns `[]`, the same answer as
-    "no agent uses this protocol", and the caller acts on it. Reported at the fallback's return,
-    with each spelling of the status test: the arm of `!=`, what follows a success guard, an
-    `else`; an empty collection, False and zero."""
-    found, _ = _check(project, STATUS_EMPTY)
-    assert found == [("m.py", "FC003", _line_of(STATUS_EMPTY, "return []")),
-                     ("m.py", "FC003", _line_of(STATUS_EMPTY, "return {}")),
-                     ("m.py", "FC003", _line_of(STATUS_EMPTY, "return False")),
-                     ("m.py", "FC003", _line_of(STATUS_EMPTY, "return 0"))]
+def test_an_error_status_answered_as_an_empty_reply_stays_quiet_as_measured(project):
+    """The arm of every failing status returning an empty collection, False or zero where the
+    function's other return gives what the reply holds (uagents' Almanac searches: a 500 reads as
+    "no agent uses this protocol") was built in session 50 and measured: 6 tune findings judged
+    blind (3 real, 1 debatable, 2 false; recall +3) but 13 held-out (2 real, 2 debatable, 9 false;
+    recall +0), mostly an empty answer the caller retries or treats as "unknown" by design, so it
+    was withheld (POLICIES.md). These shapes stay quiet, in each spelling of the status test."""
+    assert _check(project, STATUS_EMPTY)[0] == []
 
 
-@pytest.mark.parametrize("arm", [
-    "return None",  # nothing: a distinct answer the caller can test for
-    "raise RuntimeError(f'search failed: {response.status_code}')",  # the failure goes on
-    "return FALLBACK_CONFIG",  # a named default of its own, not an answer of the reply's
-    "return f'Failed to search: {response.text}'",  # a message, judged as an error text elsewhere
-])
-def test_an_error_status_arm_that_answers_otherwise_stays_quiet(project, arm):
-    source = f'''
+def test_an_error_status_arm_that_repeats_a_verdict_is_still_reported(project):
+    """The control beside it: an error status's `return False` where the other path returns a
+    threshold compare of the reply's score is the verdict it repeats (the rule page's (c))."""
+    source = '''
 import requests
 
-FALLBACK_CONFIG = {{"agents": []}}
 
-
-def search(url, criteria):
-    response = requests.post(url, json=criteria, timeout=5)
+def flagged(url, text, threshold):
+    response = requests.post(url, json={"text": text}, timeout=5)
     if response.status_code != 200:
-        {arm}
-    return response.json()["agents"]
+        return False
+    return response.json()["score"] >= threshold
 '''
-    assert _check(project, source)[0] == []
+    assert _check(project, source)[0] == [("m.py", "FC003", _line_of(source, "return False"))]

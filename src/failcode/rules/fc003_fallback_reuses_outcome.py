@@ -123,15 +123,12 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
             continue
         # an empty or error text is no verdict, but in place of a reply it is taken for one
         answers = not project.says_no_answer(value, fallback.function)
-        # a verdict the fallback repeats says more than the reply it stands in for: tried first
-        genuine = next((g for g in sorted(verdicts.get((fallback.function, fallback.channel), ()),
-                                          key=lambda g: g.kind == "status-reply")
+        genuine = next((g for g in verdicts.get((fallback.function, fallback.channel), ())
                         if fallback.region_start < g.pos.line <= fallback.region_end
                         and (fallback.kind != "dispatch" or g.kind == "decided")
                         and (answers and (value in g.values or value == "0.0" and ANY_NUMBER in g.values
                                           or ANY_STATUS in g.values and _integer(value) and fallback.kind == "except")
-                             or g.kind == "reply" and value not in ("None", "nan") and (answers or not fallback.kept)
-                             or g.kind == "status-reply" and fallback.kind == "status" and value in _EMPTY_ANSWERS)),
+                             or g.kind == "reply" and value not in ("None", "nan") and (answers or not fallback.kept))),
                        None)
         key = (fallback.function, fallback.trigger)  # one finding per fallback path
         guard = genuine is None and answers and fails_open(fallback) and not _failure_record(fallback.channel)
@@ -141,9 +138,6 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         if guard:  # a guard's verdict is both answers of its channel: letting through is what a pass writes
             message = (f"{fallback.why}: {fallback.action}, the verdict a genuine pass records — a check that "
                        f"did not run lets the content through; block, re-raise, or mark the result unchecked")
-        elif genuine.kind == "status-reply":
-            message = (f"{fallback.why}: {fallback.action} where line {genuine.pos.line} {genuine.why} — a failed "
-                       f"request reads as a reply that answered {fallback.text}; return None or raise")
         elif genuine.kind == "reply":
             message = (f"{fallback.why}: {fallback.action} where line {genuine.pos.line} {genuine.why} — "
                        f"a failure reads as a real answer; return None or raise")
@@ -152,8 +146,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
                        f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")
         # a default the handler leaves standing, or a placeholder for a reply, is inferred from the
         # flow; a value the fallback path writes itself is proven by its shape
-        confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind in ("reply", "status-reply")) \
-            else "high"
+        confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
         yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
 
 
@@ -181,11 +174,6 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
                       f"the error message stands in for the answer, and whoever takes the answer (a grader, a "
                       f"game, a dataset) takes the failure for output; return None or raise",
                       None, "medium")
-
-
-# What a reply that held nothing answers: an empty collection or text, zero, False (`_constant` keys
-# False as 0.0). A named constant (`return FALLBACK_CONFIG`) or a message is a value of its own.
-_EMPTY_ANSWERS = frozenset(("[]", "()", "{}", "set()", "list()", "dict()", "tuple()", "''", "0.0"))
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:

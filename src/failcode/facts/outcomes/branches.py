@@ -8,13 +8,10 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from failcode.facts.outcomes.blames import _reply_of
-from failcode.facts.outcomes.records import _Context, _Pending
+from failcode.facts.outcomes.records import _Context
 from failcode.facts.outcomes.survivors import _none_left
 from failcode.facts.outcomes.syntax import (
-    _NOWHERE, _Defaults, _absence, _dispatch_test, _dotted, _leaves, _links, _missing_reference, _nodes, _short)
-from failcode.facts.walk import walk
-from failcode.model import ANY_REPLY
+    _Defaults, _absence, _dispatch_test, _leaves, _links, _missing_reference, _nodes, _short)
 
 
 def _is_status(node: ast.expr) -> bool:
@@ -108,44 +105,11 @@ class Branches:
 
     def guarded(self, node: ast.If, context: _Context) -> _Context:
         """What follows a guard (`if SEP in out: … return parsed`, no `else`) runs when its compare
-        fails: the block's rest is decided by the negated compare, as an `else` would be. After a
-        guard on a reply's success (`if response.status_code == 200: return …`) the rest is the
-        arm of every failing status, as `if response.status_code != 200:` would be."""
+        fails: the block's rest is decided by the negated compare, as an `else` would be."""
         if context.fallback is not None or context.decided is not None or context.silent or not _guards(node):
             return context
-        failing = _negated(node.test)
-        if _error_status(failing):
-            return self.status_arm(failing, node.lineno)
         decided = self.deciding(node.test, judging=self.judges)
         return context if decided is None else _Context(decided=_negated(decided), region=context.region)
-
-    def status_arm(self, failing: ast.expr, line: int) -> _Context:
-        """The path of every failing status of a reply (`failing`: `response.status_code != 200`),
-        noting the reply it asks, whose readings are what the function answers on the other path."""
-        self.asks_status(failing)
-        return _Context(fallback=f"`{_short(failing)}`", kind="status", trigger=line)
-
-    def asks_status(self, failing: ast.expr) -> None:
-        """Notes the reply a status test asks (`response` of `response.status_code != 200`)."""
-        reply = _reply_of(failing)
-        if reply is not None:
-            self.status_replies.add(reply)
-
-    def reads_status_reply(self, value: ast.expr) -> bool:
-        """The value reads a reply an error-status test asked, or a name bound from one."""
-        for part in walk(value):
-            if isinstance(part, ast.Name) and (part.id in self.from_reply or part.id in self.status_replies) \
-                    or isinstance(part, ast.Attribute) and _dotted(part) in self.status_replies:
-                return True
-        return False
-
-    def status_answer(self, value: ast.expr) -> None:
-        """A genuine return of what the reply holds (`return agents[:limit]` after `agents = [a["address"]
-        for a in response.json()]`): any value, so an empty one in the arm of every failing status
-        (`return []`) reads as a reply that held nothing (issue 23, principle 5: a status test)."""
-        if self.reads_status_reply(value):
-            self.writes.append(_Pending(value, self.qualname, "return", (ANY_REPLY,), "verdict", "status-reply",
-                                        "returns what the reply holds", value.lineno, (0, _NOWHERE)))
 
     def unknown_reply(self, node: ast.AST, subject: str, context: _Context) -> _Context:
         if context.fallback is not None:
@@ -165,18 +129,10 @@ class Branches:
             return
         if context.fallback is None and not context.silent:
             self.unchecked(node)
-        if context.fallback is None and not context.silent and _error_status(_negated(test)):
-            self.asks_status(_negated(test))  # `if response.ok: return response.json()`: before its arm is read
         if context.fallback is None and not context.silent and _error_status(test):
             self.every_status(test, node.body)
-            self.block(node.body, self.status_arm(test, node.lineno))
+            self.block(node.body, _Context(fallback=f"`{_short(test)}`", kind="status", trigger=node.lineno))
             self.block(node.orelse, context)
-            return
-        if context.fallback is None and not context.silent and node.orelse \
-                and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)) and _error_status(_negated(test)):
-            # `if response.ok: return response.json()["items"]` / `else: return []`
-            self.block(node.body, context)
-            self.block(node.orelse, self.status_arm(_negated(test), node.lineno))
             return
         reference = _missing_reference(test) if context.fallback is None and not context.silent else None
         if reference is not None and self.no_reference(node, reference, context, defaults, after):

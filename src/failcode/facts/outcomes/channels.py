@@ -107,16 +107,6 @@ def _empty(node: ast.expr) -> bool:
     return isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not node.elts or isinstance(node, ast.Dict) and not node.keys
 
 
-def _empty_collection(node: ast.expr) -> bool:
-    """`[]`, `()`, `{}`, `set()`, `list()`: a collection with nothing in it."""
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return not node.elts
-    if isinstance(node, ast.Dict):
-        return not node.keys
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-        and node.func.id in ("list", "dict", "set", "tuple") and not node.args and not node.keywords
-
-
 class Channels:
     """Part of `Scan`: the channel a statement writes to and the role of each value written."""
 
@@ -163,11 +153,6 @@ class Channels:
                      at: Optional[tuple[ast.AST, tuple[int, ast.expr]]]) -> None:
         """`write` of the value itself: a record's fields as channels of their own, a tuple's items,
         a call's keywords, and the role of each value written."""
-        if context.kind == "status" and _empty_collection(value):
-            # `if not response.ok: return []`: the answer of a reply that held nothing (`status_answer`)
-            self.writes.append(_Pending(value, self.qualname, channel, (_short(value),), "fallback", "status",
-                                        context.fallback, context.trigger, context.region))
-            return
         if top and isinstance(value, ast.Dict):
             for key, item in zip(value.keys, value.values):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):

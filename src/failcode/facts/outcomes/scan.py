@@ -143,8 +143,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.fetched: set[str] = set()  # local names bound to a call's result (a lookup, a reply)
         self.remote: set[str] = set()  # … to what another package's code returned (`response = requests.get(…)`)
         self.answered: set[str] = set()  # … to what a reply says (`data = response.json()`, `latest = data["version"]`)
-        self.status_replies: set[str] = set()  # replies an error-status test asks (`response` of `response.ok`)
-        self.from_reply: set[str] = set()  # … names bound from one (`agents = [a["id"] for a in response.json()]`)
         self.searched: set[str] = set()  # … to a pattern's search of a text (`m = PATTERN.search(reply)`)
         self.searched_answer: set[str] = set()  # … of those, the searches of the candidate's text alone
         self.dicts: dict[str, ast.Dict] = {}  # local name → the dict literal it was last bound to
@@ -289,8 +287,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         if isinstance(node, ast.Return):
             if node.value is not None:
                 self.started(node.value)
-                if context.fallback is None and not context.silent and self.status_replies:
-                    self.status_answer(node.value)
                 self.write("return", node.value, context, top=True)
                 if context.fallback is None and not context.silent and not self.gives_reply:
                     self.note_answer(node.value)
@@ -325,10 +321,6 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
             name = target.id
             inner = _awaited(value)
             answered = _reads_reply(inner, self.remote, self.answered)  # before `name` is rebound
-            from_reply = bool(self.status_replies) and self.reads_status_reply(value)
-            self.from_reply.discard(name)
-            if from_reply:
-                self.from_reply.add(name)
             for names in (self.fetched, self.answered, self.remote, self.parsed, self.searched, self.searched_answer,
                           self.read):
                 names.discard(name)

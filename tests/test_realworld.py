@@ -655,7 +655,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # to .36 and .69. Fresh batch 58 (tavern, green, pytest-check, validmind: 1 finding judged blind,
 # false; none of its 25 real defects found), labelled at session 50's start, moved held-out recall
 # to 37/1246 and precision to 114/316 real and 219/316 real or debatable: the floors hold. Session
-# 50's FC003 form for an error status's empty answer was measured and withheld (POLICIES.md).
+# 50's FC003 form for an error status's empty answer was measured and withheld (POLICIES.md). Its
+# FC003 policy for a narrow handler that records success (tune: 4 findings silenced, 2 debatable and
+# 2 false; held-out: 1, false, in fresh batch 57) moved tune precision to 218/449 real and 383/449
+# real or debatable, and held-out precision to 114/315 real and 219/315 real or debatable: the
+# floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.36, "precision_real_or_debatable": 0.69},

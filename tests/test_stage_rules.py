@@ -968,6 +968,41 @@ def test_fc003_named_outcome_still_reported_beside_those_controls(project):
     assert project.findings() == [("grader.py", "FC003", 6), ("grader.py", "FC003", 14)]
 
 
+def test_fc003_a_narrow_handler_that_records_success_tolerates_what_it_caught(project):
+    """google-adk's Spanner metadata tool: the query has run, and a result that `json.dumps` cannot
+    serialise is returned as text, still a success. A handler narrower than a catch-all that records
+    success says the failure it caught is one the work tolerates. Measured in session 50: on the
+    held-out split it silences 1 finding (false), on the tune split 4 (2 debatable, 2 false), none
+    real. Control, reported before and after: a catch-all that records success says it for every
+    failure, our own bugs and the service's among them."""
+    project.write({"tools.py": '''
+        import json
+
+
+        def table_metadata(client, table):
+            try:
+                results = client.query(table)
+            except Exception as ex:
+                return {"status": "ERROR", "error_details": str(ex)}
+            try:
+                json.dumps(results)
+            except (TypeError, ValueError, OverflowError):
+                return {"status": "SUCCESS", "results": str(results)}
+            return {"status": "SUCCESS", "results": results}
+
+
+        def upload(client, path):
+            try:
+                reply = client.put(path)
+            except Exception:
+                return "success"
+            if reply.rejected:
+                return "failed"
+            return "success"
+        '''})
+    assert project.findings() == [("tools.py", "FC003", 20)]
+
+
 def test_fc003_cancellation_is_the_outcome_it_records(project):
     """evalscope's load runner: Ctrl-C or a cancelled task is the very event a "cancelled" status
     names, however long the try (`KeyboardInterrupt`, `asyncio.CancelledError`,

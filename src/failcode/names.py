@@ -86,6 +86,16 @@ FAILURE_WORDS = frozenset(
 )
 
 
+# Words that, alone, say the work went well (`"success"`, `"OK"`, `"completed"`): the concept "success".
+_SUCCESS_WORDS = frozenset("success succeeded successful ok okay pass passed completed complete done".split())
+
+
+def says_success(text: str) -> bool:
+    """`"success"`, `"SUCCESS"`, `"completed"`: a value made only of words that say the work went well."""
+    found = segments(text)
+    return bool(found) and set(found) <= _SUCCESS_WORDS
+
+
 # The words that open the name of a yes/no question (`is_solved`, `_has_cycle`, `can_reach`): the
 # concept "a predicate".
 _PREDICATE_HEADS = frozenset("is are has have can should supports needs".split())

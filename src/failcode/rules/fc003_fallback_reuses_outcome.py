@@ -6,7 +6,7 @@ from typing import Iterator
 
 from failcode.facts.vocabulary import fails_open, is_verdict_function
 from failcode.model import ANY_NUMBER, ANY_STATUS, FileFacts, Finding, Write
-from failcode.names import FAILURE_WORDS, is_predicate_name, segments
+from failcode.names import FAILURE_WORDS, is_predicate_name, says_success, segments
 from failcode.project import Project
 
 CODE = "FC003"
@@ -37,6 +37,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
     # exception is the signal for the outcome the handler records
     signalled = {h.id for t in facts.tries for h in t.handlers
                  if t.body_statements == 1 and not h.unspecific or h.signals}
+    tolerating = {h.id for t in facts.tries for h in t.handlers if not h.catches_all}
     genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     decided: set[tuple] = set()  # (function, destination, value, test and arm) the genuine path decides
@@ -61,6 +62,10 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue
         if site.handler in signalled or project.is_failure_status(value, site.function):
             continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
+        if site.handler in tolerating and says_success(value):
+            # `except (TypeError, ValueError): return {"status": "SUCCESS", "results": str(results)}`
+            # around `json.dumps(results)`: a narrow handler that records success tolerates what it caught
+            continue
         if not project.says_outcome(site, value):
             continue  # `return "utf-8"` when the probe failed: a default choice, not how the work went
         if site.kind == "return" and not project.is_code(site) and len(returned.get(site.function, ())) < 2:

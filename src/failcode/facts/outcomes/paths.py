@@ -17,7 +17,7 @@ from failcode.facts.stages import is_trivial
 from failcode.facts.vocabulary import ALLOWS, fails_open, lets_through
 from failcode.facts.walk import walk
 from failcode.model import ANY_REPLY, catches_all, signals, unspecific
-from failcode.names import FAILURE_WORDS, segments
+from failcode.names import FAILURE_WORDS, says_success, segments
 
 
 # … in a guard's record, where `bot_message` is the content checked: `fail_open=True`, `skipped=True`
@@ -42,15 +42,9 @@ def _statement_count(body: list[ast.stmt]) -> int:
     return count
 
 
-_SUCCESS_WORDS = frozenset("success succeeded successful ok okay pass passed completed complete done".split())
-
-
 def _says_success(value: ast.expr) -> bool:
     """`"success"`, `"OK"`, `"completed"`: a default that says the work went well."""
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        words = segments(value.value)
-        return bool(words) and set(words) <= _SUCCESS_WORDS
-    return False
+    return isinstance(value, ast.Constant) and isinstance(value.value, str) and says_success(value.value)
 
 
 def _replies(body: list[ast.stmt], computes: Callable[[ast.Call], bool]) -> dict[str, tuple[ast.Assign, ast.Call]]:

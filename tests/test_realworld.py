@@ -124,12 +124,13 @@ FRESH_BATCHES = {
     56: ["open-rag-eval", "browsergym-webarena", "synthetic-data-kit", "kolena"],
     57: ["allure-pytest", "pytest-retry", "gptme", "nemo-curator"],
     58: ["tavern", "green", "pytest-check", "validmind"],
+    59: ["ansible-lint", "pytest-html", "pycocoevalcap", "mauve-text"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """377 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and thirty-five of four, and the 15 packages of session 32's precision sweeps,
+    """381 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and thirty-six of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -659,7 +660,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # FC003 policy for a narrow handler that records success (tune: 4 findings silenced, 2 debatable and
 # 2 false; held-out: 1, false, in fresh batch 57) moved tune precision to 218/449 real and 383/449
 # real or debatable, and held-out precision to 114/315 real and 219/315 real or debatable: the
-# floors hold.
+# floors hold. Fresh batch 59 (ansible-lint, pytest-html, pycocoevalcap, mauve-text: no finding;
+# none of its 9 real defects found), labelled at session 50's end for the next change, moved
+# held-out recall to 37/1255: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.36, "precision_real_or_debatable": 0.69},

@@ -159,27 +159,26 @@ class Tallies:
     def scored(self, node: ast.If) -> bool:
         """Notes a chain of two arms or more that tests one label against values it knows and scores
         it into one list in every arm, with no arm that keeps the rest, unless the function keeps
-        unknown labels out beforehand (`if label not in KNOWN: raise`)."""
-        labels, scores, known, arms, arm = set(), set(), [], 1, node
-        while True:
-            labels.add(_label_test(arm.test))
-            scores.add(_scored_into(arm.body))
-            tests = arm.test.values if isinstance(arm.test, ast.BoolOp) else [arm.test]
-            known += [ast.unparse(test.comparators[0]) for test in tests if isinstance(test, ast.Compare)]
-            if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If):
-                arm, arms = arm.orelse[0], arms + 1
-                continue
-            break
-        label, into = labels.pop() if len(labels) == 1 else None, scores.pop() if len(scores) == 1 else None
-        if label is None or into is None or arms < 2 or not _says_nothing(arm.orelse) \
-                or any(isinstance(n, ast.Compare) and isinstance(n.ops[0], ast.NotIn) and ast.unparse(n.left) == label
-                       for n in walk(self.function)):
+        unknown labels out beforehand (`if label not in KNOWN: raise`). Every `if` comes here, so the
+        arms' scoring (cheap) is asked first, and a label's source text only of a chain that scores."""
+        arms = [node]
+        while len(arms[-1].orelse) == 1 and isinstance(arms[-1].orelse[0], ast.If):
+            arms.append(arms[-1].orelse[0])
+        if len(arms) < 2 or not _says_nothing(arms[-1].orelse):
             return False
-        arm = node
-        while len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If):
-            arm = arm.orelse[0]
-            self.chained.add(id(arm))
-        self.tallies.append((node, label, tuple(known), (), into))
+        scores = {_scored_into(arm.body) for arm in arms}
+        if len(scores) != 1 or None in scores:
+            return False
+        labels = {_label_test(arm.test) for arm in arms}
+        label = labels.pop() if len(labels) == 1 else None
+        if label is None or any(isinstance(n, ast.Compare) and isinstance(n.ops[0], ast.NotIn)
+                                and ast.unparse(n.left) == label for n in walk(self.function)):
+            return False
+        known = [ast.unparse(test.comparators[0]) for arm in arms
+                 for test in (arm.test.values if isinstance(arm.test, ast.BoolOp) else [arm.test])
+                 if isinstance(test, ast.Compare)]
+        self.chained.update(id(arm) for arm in arms[1:])
+        self.tallies.append((node, label, tuple(known), (), scores.pop()))
         return True
 
     def tally(self, node: ast.stmt, owner: str, members: tuple[str, ...]) -> None:

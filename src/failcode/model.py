@@ -171,6 +171,7 @@ class Write:
     stages: tuple[StageCall, ...] = ()  # … and the stages its try body calls, in separate statements
     kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing (or of the record it writes)
     source: str = ""  # a `relay`: the function of ours whose answer is returned (`_make_request`), by its last name
+    catch_all: bool = False  # a handler's fallback: the handler catches every exception (bare, `Exception`)
 
     @property
     def action(self) -> str:

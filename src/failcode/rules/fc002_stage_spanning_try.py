@@ -14,6 +14,9 @@ NAME = "stage-spanning-try"
 SUMMARY = "One try spans read/execute/validate/compare stages but records a single code for all of them"
 DEFAULT = True
 SCOPE = "file"
+# Stages are told by the names of the calls (`parse_*` reads, `compare*` compares): that a try runs
+# two of them, and so that one code covers two failures, is inferred, never proven by the code
+CONFIDENCE = "medium"
 
 def _message(stages, recorded: str, unit: str) -> str:
     both = "both" if len(stages) == 2 else "all of them"
@@ -50,7 +53,7 @@ def _fallback_values(facts: FileFacts, project: Project, reported: set[int]) -> 
             continue
         seen.add(write.attempt.line)
         yield Finding(facts.path, write.attempt, CODE,
-                      _message(write.stages, f"{write.why} {write.action}", "outcome"), None)
+                      _message(write.stages, f"{write.why} {write.action}", "outcome"), None, CONFIDENCE)
 
 
 def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
@@ -71,4 +74,5 @@ def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue
         code = codes.pop()
         whose = "its handler records" if len(recorded) == 1 else "its handlers record"
-        yield Finding(facts.path, try_block.pos, CODE, _message(try_block.stages, f"{whose} {code}", "code"), code)
+        yield Finding(facts.path, try_block.pos, CODE, _message(try_block.stages, f"{whose} {code}", "code"), code,
+                      CONFIDENCE)

@@ -80,7 +80,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
                 facts.path, site.pos, CODE,
                 f"except path records {value!r} to {site.dest}, the outcome the genuine path records "
                 f"at line {line} — a fallback counted as an outcome; record a distinct code",
-                value,
+                value, "medium" if site.handler in tolerating else "high",
             )
             continue
         if site.kind != "assign" or site.value is None:
@@ -92,7 +92,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
                 facts.path, site.pos, CODE,
                 f"except path sets {site.dest} = {site.value!r}, which line {test.pos.line} tests as a "
                 f"genuine outcome — the fallback feeds that outcome's counter; use a distinct value",
-                value,
+                value, "medium" if site.handler in tolerating else "high",
             )
 
 
@@ -149,10 +149,9 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         else:
             message = (f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
                        f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")
-        # a default the handler leaves standing, or a placeholder for a reply, is inferred from the
-        # flow; a value the fallback path writes itself is proven by its shape
-        confidence = "medium" if fallback.kept or (genuine is not None and genuine.kind == "reply") else "high"
-        yield Finding(facts.path, fallback.pos, CODE, message, None, confidence)
+        inferred = fallback.kept or genuine is not None and genuine.kind == "reply" \
+            or fallback.kind in _MISSING or fallback.kind in ("except", "narrow-except") and not fallback.catch_all
+        yield Finding(facts.path, fallback.pos, CODE, message, None, "medium" if inferred else "high")
 
 
 def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
@@ -179,6 +178,16 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
                       f"the error message stands in for the answer, and whoever takes the answer (a grader, a "
                       f"game, a dataset) takes the failure for output; return None or raise",
                       None, "medium")
+
+
+# How sure a fallback's finding is (`high`: proven by the code's shape and flow; `medium`: inferred).
+# A catch-all's value is proven to stand in for every failure of its try, our own bugs and the
+# service's among them. A narrower handler's (`except KeyError:`, `except ValueError:`) stands in for
+# the failures that raise that exception, and which statement of the try raises it, the harness's or
+# the candidate's, is inferred; so is whether a value that is missing (no match, no key, no branch
+# taken, an empty input) is a failure at all or the genuine "no" of what was searched. The same holds
+# for a default the handler leaves standing, or a placeholder where a reply goes.
+_MISSING = frozenset({"no-match", "no-reference", "default", "dispatch", "none-left"})
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:

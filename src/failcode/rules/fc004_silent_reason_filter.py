@@ -14,6 +14,9 @@ SUMMARY = ("A filter keeps only known codes, or a tally only some failure member
            " vanish silently")
 DEFAULT = True
 SCOPE = "file"
+# That a code or label outside the list ever reaches the filter or the chain is inferred: the list
+# may be the whole vocabulary of what arrives there, which the code cannot show
+CONFIDENCE = "medium"
 
 _NEGATIONS = frozenset("no not non without".split())
 
@@ -52,7 +55,7 @@ def _tallies(facts: FileFacts, project: Project) -> Iterator[Finding]:
             yield Finding(facts.path, tally.pos, CODE,
                           f"scores `{tally.owner}` by {known} into `{tally.scores}` and has no arm for any other"
                           " value: a label it does not know vanishes from the score silently — record it as"
-                          " unscored, or raise", None)
+                          " unscored, or raise", None, CONFIDENCE)
             continue
         members = project.members_of(tally.owner)
         left = _left_out(tally.sorted, tally.named, members) if members is not None else []
@@ -63,7 +66,7 @@ def _tallies(facts: FileFacts, project: Project) -> Iterator[Finding]:
         missing = ", ".join(f"{owner}.{m}" for m in left)
         yield Finding(facts.path, tally.pos, CODE,
                       f"sorts {sorted_} into buckets but has no arm for {missing}: those outcomes vanish silently"
-                      " — handle them too, or keep the rest in an else", None)
+                      " — handle them too, or keep the rest in an else", None, CONFIDENCE)
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
@@ -84,4 +87,4 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
         else:
             continue
         yield Finding(facts.path, flt.pos, CODE,
-                      message + " — raise on unknown codes or keep them", None)
+                      message + " — raise on unknown codes or keep them", None, CONFIDENCE)

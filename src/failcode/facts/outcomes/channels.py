@@ -179,7 +179,8 @@ class Channels:
                 and (_callee(value) or "").rpartition(".")[2][:1].isupper():
             # `return LitellmModelResponse()`: an empty reply, built in place of the one that never came
             self.writes.append(_Pending(value, self.qualname, channel, (f"{_callee(value)}()",), "fallback",
-                                        context.kind, context.fallback, context.trigger, context.region))
+                                        context.kind, context.fallback, context.trigger, context.region,
+                                        catch_all=context.catch_all))
             return
         judging = self.judges or _judging_channel(channel)
         for node, values, role, kind, why in self.values(value, judging):
@@ -197,7 +198,8 @@ class Channels:
             attempt = context.attempt if role == "fallback" and why == context.fallback else None
             stages = self.stages_of(attempt) if attempt is not None else ()
             self.writes.append(_Pending(node if at is None else at[0], self.qualname, channel, values, role, kind, why,
-                                        trigger, region, attempt, stages, at[1] if at is not None else None))
+                                        trigger, region, attempt, stages, at[1] if at is not None else None,
+                                        catch_all=context.catch_all))
 
     def stages_of(self, attempt) -> tuple[StageCall, ...]:
         """The first call of each stage in a try body, each in a statement of its own: calls nested

@@ -195,8 +195,10 @@ class FailurePaths:
         types = _handler_types(attempt.handlers[0].type, self.imports)
         handlers = f"the handlers falling through ({_caught(types)}, …)" if len(attempt.handlers) > 1 \
             else f"a handler falling through ({_caught(types)})"
-        self.unchecked_arm(rest, _Context(fallback=handlers, kind="except",
-                                          trigger=attempt.handlers[0].lineno, attempt=attempt))
+        self.unchecked_arm(rest, _Context(fallback=handlers, kind="except", trigger=attempt.handlers[0].lineno,
+                                          attempt=attempt, catch_all=any(
+                                              catches_all(_handler_types(h.type, self.imports))
+                                              for h in attempt.handlers)))
 
     def unchecked(self, node: ast.If) -> None:
         """The arms where a guard could not decide: no result from the call that asks (`if
@@ -272,7 +274,8 @@ class FailurePaths:
         for node, written, key, record in found:
             kept = (record.lineno, record) if record is not None else None
             self.writes.append(_Pending(node, self.qualname, written, (key,), "fallback", context.kind,
-                                        context.fallback, context.trigger, context.region, attempt, (), kept))
+                                        context.fallback, context.trigger, context.region, attempt, (), kept,
+                                        catch_all=context.catch_all))
 
     def retried(self, loop, context: _Context, body: list[ast.stmt]) -> _Context:
         """`for attempt in range(3): try: … return verdict / except Exception: sleep(…)` … `return
@@ -290,7 +293,7 @@ class FailurePaths:
                     end = body[-1].end_lineno or loop.lineno
                     return _Context(fallback=f"every attempt failing ({_caught(types)})", kind="except",
                                     trigger=handler.lineno, region=(loop.lineno, end), attempt=statement,
-                                    exhausted=True)
+                                    exhausted=True, catch_all=catches_all(types))
         return context
 
     def replied(self, attempt) -> None:
@@ -333,7 +336,7 @@ class FailurePaths:
             elif catches_all(types) or statements > 1 and not signals(types):
                 inner = _Context(fallback=_caught(types), kind="except" if unspecific(types) else "narrow-except",
                                  trigger=handler.lineno, region=(node.lineno, block_end if statements > 1 else body_end),
-                                 attempt=node)
+                                 attempt=node, catch_all=catches_all(types))
             else:  # `try: float(s) … except ValueError: return False`: the exception is the answer
                 inner = _Context(silent=True)
             if inner.fallback is not None and inner.kind in ("except", "narrow-except") and self.candidate_only(node):
@@ -344,7 +347,7 @@ class FailurePaths:
                 # an existence probe's broad handler (`except ClientError:` around one lookup) is no
                 # signal for "not there": auth, network and throttling fail the same way
                 inner = _Context(fallback=_caught(types), kind="except", trigger=handler.lineno,
-                                 region=(node.lineno, block_end), attempt=node)
+                                 region=(node.lineno, block_end), attempt=node, catch_all=catches_all(types))
             self.block(handler.body, inner)
             if inner.fallback is not None and defaults:
                 self.kept(node, handler, inner, defaults, after)

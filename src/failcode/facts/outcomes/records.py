@@ -24,19 +24,21 @@ class _Context:
     silent: bool = False  # a narrow handler: its exception is the signal for what it writes
     attempt: Optional[ast.AST] = None  # a handler's `try` statement
     exhausted: bool = False  # after a retry loop whose every attempt failed: a placeholder stands in for the reply
+    catch_all: bool = False  # a handler's path: it catches every exception (bare, `Exception`), our own bugs too
 
 
 class _Pending:
     """A write found by the scan, positioned and quoted only if it is kept."""
 
     __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region", "attempt",
-                 "stages", "kept", "source")
+                 "stages", "kept", "source", "catch_all")
 
     def __init__(self, node, function, channel, values, role, kind, why, trigger, region, attempt=None,
-                 stages=(), kept=None, source="") -> None:
+                 stages=(), kept=None, source="", catch_all=False) -> None:
         self.node, self.function, self.channel, self.values = node, function, channel, values
         self.role, self.kind, self.why, self.trigger, self.region = role, kind, why, trigger, region
         self.attempt, self.stages, self.kept, self.source = attempt, stages, kept, source
+        self.catch_all = catch_all
 
     def finish(self, lines: list[str]) -> Write:
         why = self.why if isinstance(self.why, str) else f"{self.why[0]} `{_short(self.why[1])}`"
@@ -51,7 +53,8 @@ class _Pending:
             pos, text, kept = Pos(start.line, start.column, start.line, start.column + len(keyword)), \
                 _short(self.kept[1]), self.kept[0]
         return Write(pos, self.function, self.channel, text, self.values, self.role, self.kind, why,
-                     self.trigger, self.region[0], self.region[1], attempt, self.stages, kept, self.source)
+                     self.trigger, self.region[0], self.region[1], attempt, self.stages, kept, self.source,
+                     self.catch_all)
 
 
 class _PendingBlame:

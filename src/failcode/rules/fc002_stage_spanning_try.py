@@ -18,6 +18,7 @@ SCOPE = "file"
 # two of them, and so that one code covers two failures, is inferred, never proven by the code
 CONFIDENCE = "medium"
 
+
 def _message(stages, recorded: str, unit: str) -> str:
     both = "both" if len(stages) == 2 else "all of them"
     if any(s.stage == "run" for s in stages):  # not two stages: one call on the candidate's data, one on other data

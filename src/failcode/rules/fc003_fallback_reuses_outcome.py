@@ -15,6 +15,15 @@ SUMMARY = "An except path records the same outcome as the genuine path"
 DEFAULT = True
 SCOPE = "file"
 
+# How sure a fallback's finding is (`high`: proven by the code's shape and flow; `medium`: inferred).
+# A catch-all's value is proven to stand in for every failure of its try, our own bugs and the
+# service's among them. A narrower handler's (`except KeyError:`, `except ValueError:`) stands in for
+# the failures that raise that exception, and which statement of the try raises it, the harness's or
+# the candidate's, is inferred; so is whether a value that is missing (no match, no key, no branch
+# taken, an empty input) is a failure at all or the genuine "no" of what was searched. The same holds
+# for a default the handler leaves standing, or a placeholder where a reply goes.
+_MISSING = frozenset({"no-match", "no-reference", "default", "dispatch", "none-left"})
+
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     reported: set[int] = set()
@@ -37,7 +46,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
     # exception is the signal for the outcome the handler records
     signalled = {h.id for t in facts.tries for h in t.handlers
                  if t.body_statements == 1 and not h.unspecific or h.signals}
-    tolerating = {h.id for t in facts.tries for h in t.handlers if not h.catches_all}
+    narrow = {h.id for t in facts.tries for h in t.handlers if not h.catches_all}  # its code is inferred: `medium`
     genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     decided: set[tuple] = set()  # (function, destination, value, test and arm) the genuine path decides
@@ -62,7 +71,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
             continue
         if site.handler in signalled or project.is_failure_status(value, site.function):
             continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
-        if site.handler in tolerating and says_success(value):
+        if site.handler in narrow and says_success(value):
             # `except (TypeError, ValueError): return {"status": "SUCCESS", "results": str(results)}`
             # around `json.dumps(results)`: a narrow handler that records success tolerates what it caught
             continue
@@ -80,7 +89,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
                 facts.path, site.pos, CODE,
                 f"except path records {value!r} to {site.dest}, the outcome the genuine path records "
                 f"at line {line} — a fallback counted as an outcome; record a distinct code",
-                value, "medium" if site.handler in tolerating else "high",
+                value, "medium" if site.handler in narrow else "high",
             )
             continue
         if site.kind != "assign" or site.value is None:
@@ -92,7 +101,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
                 facts.path, site.pos, CODE,
                 f"except path sets {site.dest} = {site.value!r}, which line {test.pos.line} tests as a "
                 f"genuine outcome — the fallback feeds that outcome's counter; use a distinct value",
-                value, "medium" if site.handler in tolerating else "high",
+                value, "medium" if site.handler in narrow else "high",
             )
 
 
@@ -178,16 +187,6 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
                       f"the error message stands in for the answer, and whoever takes the answer (a grader, a "
                       f"game, a dataset) takes the failure for output; return None or raise",
                       None, "medium")
-
-
-# How sure a fallback's finding is (`high`: proven by the code's shape and flow; `medium`: inferred).
-# A catch-all's value is proven to stand in for every failure of its try, our own bugs and the
-# service's among them. A narrower handler's (`except KeyError:`, `except ValueError:`) stands in for
-# the failures that raise that exception, and which statement of the try raises it, the harness's or
-# the candidate's, is inferred; so is whether a value that is missing (no match, no key, no branch
-# taken, an empty input) is a failure at all or the genuine "no" of what was searched. The same holds
-# for a default the handler leaves standing, or a placeholder where a reply goes.
-_MISSING = frozenset({"no-match", "no-reference", "default", "dispatch", "none-left"})
 
 
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:

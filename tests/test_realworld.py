@@ -126,22 +126,23 @@ FRESH_BATCHES = {
     58: ["tavern", "green", "pytest-check", "validmind"],
     59: ["ansible-lint", "pytest-html", "pycocoevalcap", "mauve-text"],
     60: ["django-health-check", "unittest-xml-reporting", "testtools", "avocado-framework"],
+    61: ["soda-core", "xdoctest", "gabbi", "nbval"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """385 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and thirty-seven of four, and the 15 packages of session 32's precision sweeps,
+    """390 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and thirty-eight of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
-    same way.
+    same way, and the 1 of session 51's sweep (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of the fresh-batch list that was
     swept before (urllib3) is seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 103, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 104, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -667,7 +668,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # unittest-xml-reporting, testtools, avocado-framework: 2 findings judged blind, 1 debatable, 1
 # false; none of its 17 real defects found), labelled at session 51's start for its change, moved
 # held-out recall to 37/1272 and precision to 114/317 real, below the floor of .36, which follows it
-# to .35, and 220/317 real or debatable: that floor holds.
+# to .35, and 220/317 real or debatable: that floor holds. Session 51's confidence change moved no
+# finding. Its sweep of three packages built on an evaluation framework's scorers added one seen tune
+# package (control-arena: 16 findings judged blind, 10 real, 3 debatable, 3 false; not labelled),
+# moving tune precision to 228/465 real and 386/465 real or debatable: the floors hold. Fresh batch
+# 61 (soda-core, xdoctest, gabbi, nbval: no finding; none of its 22 real defects found), labelled
+# at session 51's end for the next change, moved held-out recall to 37/1294: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

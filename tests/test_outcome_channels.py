@@ -2067,7 +2067,7 @@ def test_fc006_a_test_of_whether_the_child_is_still_alive_asks_how_it_ended(proj
 
 def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project):
     """Issue 11, Missed: a branch on every non-success status that names one cause ("backend
-    unavailable": our own 400s and 401s too), and a polling loop whose catch-all records any error
+    not found": our own 400s and 401s too), and a polling loop whose catch-all records any error
     as a timeout. Quiet: an arm that passes the status on, or hands the reply itself to an error
     mapper or to the exception (the status goes with it; session 30), and a loop that catches the
     timeout."""
@@ -2082,7 +2082,7 @@ def test_fc006_one_cause_for_every_failing_status_or_every_polling_error(project
         def fetch(client, url):
             response = client.get(url)
             if response.status_code != 200:
-                raise ServiceUnavailable("backend unavailable")
+                raise ServiceUnavailable("backend not found")
             return response.json()
 
 
@@ -2137,7 +2137,8 @@ def test_fc006_every_failing_status_said_as_one_cause_or_after_the_success_arm(p
     bad key or a server error as that cause; and the words after `if response.status_code == 200:
     return …` are the arm of every failing status, as an `else` would be. Quiet: the arm after the
     success test that passes the status on, a path that does not leave (its words run on success
-    too), and a test of one status (404 is "not found"; control: quiet before and after)."""
+    too), a test of one status (404 is "not found"; control: quiet before and after), and, since
+    session 51, an arm that names only the party it asked ("provider API call failed")."""
     project.write({"models.py": '''
         def load_model(client, name):
             response = client.get(f"/models/{name}")
@@ -2181,7 +2182,7 @@ def test_fc006_every_failing_status_said_as_one_cause_or_after_the_success_arm(p
                 raise LookupError(f"model {name} not found")
             return response.json()
         '''})
-    assert project.findings() == [("models.py", "FC006", 3), ("models.py", "FC006", 10), ("models.py", "FC006", 17)]
+    assert project.findings() == [("models.py", "FC006", 3), ("models.py", "FC006", 10)]
 
 
 def test_fc006_a_failing_status_however_it_is_spelled(project):
@@ -2207,7 +2208,7 @@ def test_fc006_a_failing_status_however_it_is_spelled(project):
         def completion(client, prompt):
             response = client.post("/complete", json={"prompt": prompt})
             if response.is_error:
-                raise RuntimeError("provider API call failed")
+                raise RuntimeError("completion model not found")
             return response.json()
 
 
@@ -2215,7 +2216,7 @@ def test_fc006_a_failing_status_however_it_is_spelled(project):
             response = client.post("/embed", json={"text": text})
             if response.is_success:
                 return response.json()
-            raise RuntimeError("provider API call failed")
+            raise RuntimeError("embedding model not found")
 
 
         def optional_card(client, name):
@@ -2228,11 +2229,45 @@ def test_fc006_a_failing_status_however_it_is_spelled(project):
         def honest_completion(client, prompt):
             response = client.post("/complete", json={"prompt": prompt})
             if response.is_error:
-                raise RuntimeError(f"provider API call failed with {response.status_code}")
+                raise RuntimeError(f"completion model not found: {response.status_code}")
             return response.json()
         '''})
     assert project.findings() == [("client.py", "FC006", 3), ("client.py", "FC006", 10),
                                   ("client.py", "FC006", 17), ("client.py", "FC006", 24)]
+
+
+def test_fc006_an_arm_that_names_only_the_party_it_asked_is_quiet(project):
+    """Issue 23: a party may be blamed when the work talks only to that party. A failing status is
+    the asked party's answer to the one request made of it, so an arm that says only that the
+    party's call failed (`raise Exception(f"Failed to fetch file list from GitHub API ({url})")`,
+    a tracking server's "Failed to get experiments from MLflow API") says what happened; one that
+    says a cause (`not found`) for every failing status still reports our own 401 as that cause.
+    Measured in session 51 (POLICIES.md): tune 3 silenced, all judged false; held-out 1, false."""
+    project.write({"fetch.py": '''
+        import requests
+
+
+        def file_list(api_url):
+            response = requests.get(api_url, headers={"Accept": "application/vnd.github+json"})
+            if response.status_code != 200:
+                raise Exception(f"Failed to fetch file list from GitHub API ({api_url})")
+            return response.json()
+
+
+        def experiments(session, url):
+            response = session.get(url)
+            if response.status != 200:
+                return {"ok": False, "message": "Failed to get experiments from the tracking API"}
+            return {"ok": True, "experiments": response.json()}
+
+
+        def file_list_by_cause(api_url):
+            response = requests.get(api_url)
+            if response.status_code != 200:
+                raise FileNotFoundError(f"file list not found at {api_url}")
+            return response.json()
+        '''})
+    assert project.findings() == [("fetch.py", "FC006", 20)]
 
 
 def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
@@ -2240,7 +2275,8 @@ def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
     400:` on a status handed in as a number, with an arm that says it ("Status code:
     {status_code}") and the reply's text, says which failure it was, as one that says
     `response.status_code` does. Control, reported before and after: the same arm without the
-    status or the reply blames the API for every failing status."""
+    status or the reply says one cause for every failing status (since session 51 an arm that
+    names only the party it asked is quiet, so the control says a cause)."""
     project.write({"steps.py": '''
         class ApiStep:
             def process_response(self, status_code, response_text):
@@ -2251,7 +2287,7 @@ def test_an_arm_that_says_the_bare_status_it_tested_passes_it_on(project):
 
             def process_blindly(self, status_code, response_text):
                 if status_code >= 400:
-                    return self.result(status="error", data="Failed to make the API call.")
+                    return self.result(status="error", data="The API is not available in your region.")
                 return self.result(status="success", data=response_text)
         '''})
     assert project.findings() == [("steps.py", "FC006", 9)]
@@ -2261,7 +2297,7 @@ def test_an_arm_that_formats_the_reply_into_its_words_passes_it_on(project):
     """agentscope's DashScope clients (session 48's tune batch, judged false): `raise
     RuntimeError(f"… API error: {response}")` puts the whole reply, its status and message, into
     the words, as handing it to a call does; `%` formatting too. Control, reported before and
-    after: the same arm formatting something else blames the API for every failing status."""
+    after: the same arm formatting something else says one cause for every failing status."""
     project.write({"embed.py": '''
         def embed(client, texts):
             response = client.call(texts)
@@ -2280,7 +2316,7 @@ def test_an_arm_that_formats_the_reply_into_its_words_passes_it_on(project):
         def embed_blindly(client, texts, request):
             response = client.call(texts)
             if response.status_code != 200:
-                raise RuntimeError(f"Embedding API error for {request}")
+                raise RuntimeError(f"Embedding model not found for {request}")
             return response.output
         '''})
     assert project.findings() == [("embed.py", "FC006", 17)]

@@ -673,7 +673,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # package (control-arena: 16 findings judged blind, 10 real, 3 debatable, 3 false; not labelled),
 # moving tune precision to 228/465 real and 386/465 real or debatable: the floors hold. Fresh batch
 # 61 (soda-core, xdoctest, gabbi, nbval: no finding; none of its 22 real defects found), labelled
-# at session 51's end for the next change, moved held-out recall to 37/1294: the floors hold.
+# at session 51's end for the next change, moved held-out recall to 37/1294: the floors hold. Its
+# FC006 policy for a status arm that names only the party it asked (tune: 3 findings silenced, all
+# false; held-out: 1, false; fresh batches 60 and 61: none) moved tune precision to 228/462 real and
+# 386/462 real or debatable, and held-out precision to 114/316 real and 220/316 real or debatable:
+# the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

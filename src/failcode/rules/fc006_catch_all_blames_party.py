@@ -95,21 +95,19 @@ def _poll(blame: Blame, project: Project) -> Optional[str]:
 
 
 def _status(blame: Blame, project: Project) -> Optional[str]:
-    """A branch on every failing status whose arm blames one party, or names one specific cause
-    (causes.py: "model not found", "is not available in your region", "timed out"): a refused
-    request, a bad key or a server error is reported as that cause (issue 23, principle 6)."""
-    party = _party(blame, project)
-    if party is None:
-        found = causes.asserted((), blame.texts, ())
-        if found is None:
-            return None
-        cause, words = found
-        return (f"`{blame.subject}` takes every failing status as one cause, {_quote(words)!r}, {cause.says}: "
-                f"our own bad request or credentials (400, 401, 403) and the server's errors (500, 503) are "
-                f"reported as that cause — say which status it was, or branch on the ones that mean it")
-    return (f"`{blame.subject}` takes every failing status as one cause, {_quote(party[0])!r} (`{party[1]}`, "
-            f"blame-pattern): our own bad request or credentials (400, 401, 403) get the party's name — "
-            f"say which status it was, or branch on the ones that mean that cause")
+    """A branch on every failing status whose arm names one specific cause (causes.py: "model not
+    found", "is not available in your region", "timed out"): a refused request, a bad key or a
+    server error is reported as that cause (issue 23, principle 6). An arm that names only the
+    party (`raise Exception(f"Failed to fetch file list from GitHub API ({url})")`) is quiet: the
+    status is that party's answer to the one request made of it, and a party may be named when the
+    work talks only to that party."""
+    found = causes.asserted((), blame.texts, ())
+    if found is None:
+        return None
+    cause, words = found
+    return (f"`{blame.subject}` takes every failing status as one cause, {_quote(words)!r}, {cause.says}: "
+            f"our own bad request or credentials (400, 401, 403) and the server's errors (500, 503) are "
+            f"reported as that cause — say which status it was, or branch on the ones that mean it")
 
 
 def _type_default(blame: Blame, project: Project) -> Optional[str]:

@@ -2626,3 +2626,192 @@ def flagged(url, text, threshold):
     return response.json()["score"] >= threshold
 '''
     assert _check(project, source)[0] == [("m.py", "FC003", _line_of(source, "return False"))]
+
+
+# -- a record's field whose verdict another function decides (principles 2 and 4) ---------------
+
+RESULTS = '''
+from dataclasses import dataclass
+
+
+@dataclass
+class MetricResult:
+    name: str
+    score: float
+    passed: bool
+    reason: str = ""
+    skipped: bool = False
+    error: str = ""
+    meta: dict = None
+
+
+@dataclass
+class Status:
+    name: str
+    ok: bool
+'''
+
+METRICS = '''
+import json
+
+from pkg.results import MetricResult, Status
+
+
+class JudgeMetric:
+    name = "judge"
+    threshold = 0.5
+
+    def __init__(self, client):
+        self.client = client
+
+    def measure(self, case):
+        try:
+            return self._judged(case)
+        except Exception as e:
+            return MetricResult(self.name, score=0.0, passed=False, reason=f"judge error: {e}")
+
+    def _judged(self, case):
+        reply = self.client.rate(case.question, case.output)
+        score = float(reply["score"])
+        return MetricResult(self.name, score=score, passed=score >= self.threshold, reason=reply["why"])
+
+
+class NliMetric:
+    name = "nli"
+
+    def measure(self, case):
+        try:
+            return self._entailment(case)
+        except Exception as e:
+            return MetricResult(self.name, score=0.0, passed=False, reason=f"nli unavailable: {e}", skipped=True)
+
+
+def is_json(output):
+    try:
+        json.loads(output)
+        return MetricResult("json", score=1.0, passed=True)
+    except ValueError:
+        return MetricResult("json", score=0.0, passed=False)
+
+
+def probe(service):
+    try:
+        service.ping()
+    except Exception:
+        return Status(service.name, ok=False)
+    return None
+'''
+
+EVALUATE = '''
+from pkg.results import MetricResult
+
+
+def evaluate(metrics, cases):
+    results = []
+    for case in cases:
+        for metric in metrics:
+            try:
+                results.append(metric.measure(case))
+            except Exception as e:
+                results.append(MetricResult(metric.name, score=0.0, passed=False, reason=f"metric error: {e}"))
+    return results
+
+
+def evaluate_marked(metrics, case):
+    results = []
+    for metric in metrics:
+        try:
+            results.append(metric.measure(case))
+        except Exception as e:
+            results.append(MetricResult(metric.name, score=0.0, passed=False, error=str(e)))
+    return results
+
+
+def grade_with_rubric(judge, case):
+    try:
+        return judge.grade(case)
+    except Exception as e:
+        return MetricResult("rubric", score=0.0, passed=False, meta={"error": str(e)})
+'''
+
+
+def test_a_record_verdict_decided_in_another_function(project):
+    """`MetricResult(passed=score >= self.threshold)` in `_judged` makes `passed` a verdict channel
+    of `MetricResult`: the handlers that build the record with `passed=False` where their try
+    returns another function's record (`self._judged(case)`, in the same file; `metric.measure(case)`,
+    in another module) record a crashed judge as a failing score. Inferred across functions: `medium`.
+    Quiet beside them (the control test): a record that raises a flag (`skipped=True`) or fills a
+    field (`error=`, `meta={"error": …}`) no genuine record fills, a function that builds the record
+    on its own genuine path (`is_json`: its try decides the field), and a field no code computes
+    (`Status(ok=)`)."""
+    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": METRICS,
+                   "pkg/evaluate.py": EVALUATE})
+    result = project.run("check", "--format", "json", "pkg")
+    assert result.returncode == 1, result.stderr
+    assert sorted(findings_of(result)) == [
+        ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'reason=f"metric error: {e}"')),
+        ("pkg/metrics.py", "FC003", _line_of(METRICS, 'reason=f"judge error: {e}"')),
+    ]
+    assert {row["confidence"] for row in json.loads(result.stdout)["findings"]} == {"medium"}
+
+
+def test_a_record_that_says_what_failed_stays_quiet(project):
+    """Control, before and after: the same project with its two handlers marking the record as
+    failed in a field the genuine records never fill, and with no computed verdict anywhere (the
+    judge's `passed` a constant): nothing to report."""
+    metrics = METRICS.replace('reason=f"judge error: {e}")', 'reason=f"judge error: {e}", error=str(e))')
+    evaluate = EVALUATE.replace('reason=f"metric error: {e}")', 'reason=f"metric error: {e}", skipped=True)')
+    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": metrics,
+                   "pkg/evaluate.py": evaluate})
+    assert project.findings("pkg") == []
+    project.write({"pkg/metrics.py": METRICS.replace("passed=score >= self.threshold", "passed=True"),
+                   "pkg/evaluate.py": EVALUATE})
+    assert project.findings("pkg") == []
+
+
+SCORERS = '''
+import re
+
+from inspect_ai.scorer import CORRECT, INCORRECT, Score
+
+
+def exact(state, target):
+    return Score(value=CORRECT if state.output.completion.strip() == target.text else INCORRECT,
+                 explanation=state.output.completion)
+
+
+def judged(state, target, judge):
+    try:
+        return judge.grade(state.output.completion, target.text)
+    except Exception as e:
+        return Score(value=INCORRECT, explanation=f"judge failed: {e}")
+
+
+def pattern(state, target):
+    try:
+        found = re.compile(target.text).search(state.output.completion)
+        return Score(value=CORRECT if found else INCORRECT, explanation=target.text)
+    except re.error:
+        return Score(value=INCORRECT, explanation="bad pattern")
+
+
+def parses(state):
+    try:
+        int(state.output.completion)
+        return Score(value=CORRECT)
+    except ValueError:
+        return Score(value=INCORRECT)
+'''
+
+
+def test_a_record_verdict_decided_by_a_branch_elsewhere(project):
+    """`Score(value=CORRECT if … == target.text else INCORRECT)` decides the field by a compare's
+    branch; a handler elsewhere that builds `Score(value=INCORRECT)` around a judge's call
+    (`judged`), or around a compile of the target where its try decides the field by a search
+    rather than by a constant (`pattern`), records a failure as that verdict. Quiet: `parses`,
+    whose try builds `Score(value=CORRECT)` itself: whether it raised is its verdict."""
+    project.write({"scorers.py": SCORERS})
+    assert sorted(project.findings("scorers.py")) == [
+        ("scorers.py", "FC003", _line_of(SCORERS, 'explanation=f"judge failed: {e}"')),
+        ("scorers.py", "FC003", _line_of(SCORERS, 'explanation="bad pattern"')),
+    ]

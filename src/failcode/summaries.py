@@ -1,8 +1,9 @@
 """Summaries of our own functions, joined across the project (issue 23, principle 2: flow).
 
 Each file's facts say, per function, what it raises that names a cause, what a broad handler of it
-answers every failure with, whether it returns a reply it read, and which callers' tests say why it
-gave nothing back. A caller in another module knows its callee only by the name it calls, so the
+answers every failure with, whether it returns a reply it read, which callers' tests say why it
+gave nothing back, and which record fields it fills with a computed verdict (kept by the record's
+class, whose every construction in the project writes the same field). A caller in another module knows its callee only by the name it calls, so the
 summaries are kept by a function's last name, one per definition of that name in the project, and
 a question is answered yes only when every definition agrees: a caller never knows which of two
 same-named functions it reaches.
@@ -11,10 +12,10 @@ same-named functions it reaches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, Iterable, Optional, TypeVar
 
 from failcode import causes
-from failcode.model import Absence, FileFacts
+from failcode.model import Absence, FileFacts, Write
 
 _T = TypeVar("_T")
 
@@ -30,6 +31,9 @@ class Summaries:
     absences: dict[str, list[tuple[str, Absence]]] = field(default_factory=dict)
     # a function's last name → whether each of its definitions returns a reply it read (`FileFacts.replies`)
     repliers: dict[str, list[bool]] = field(default_factory=dict)
+    # a record's field (`MetricResult(passed=)`, by the class's last name) → the computed verdicts our
+    # functions pass to it, with their file (`FileFacts.records`)
+    record_verdicts: dict[str, list[tuple[str, Write]]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, files: Iterable[FileFacts]) -> "Summaries":
@@ -38,7 +42,12 @@ class Summaries:
         for facts in files:
             for absence in facts.absences:
                 absences.setdefault(absence.callee, []).append((facts.path, absence))
-        return cls(_raisers(files), _swallowers(files), absences, _repliers(files))
+        verdicts: dict[str, list[tuple[str, Write]]] = {}
+        for facts in files:
+            for write in facts.records:
+                if write.role == "verdict":
+                    verdicts.setdefault(_record(write.channel), []).append((facts.path, write))
+        return cls(_raisers(files), _swallowers(files), absences, _repliers(files), verdicts)
 
     def raises_for(self, callee: str, cause: str, types: tuple[str, ...]) -> bool:
         """Our function `callee` (`filefind`, `self.load`: by its last name, every definition of
@@ -65,6 +74,22 @@ class Summaries:
         what a model or service replied: a try that returns its answer returns a reply."""
         definitions = self.repliers.get(callee.rpartition(".")[2])
         return bool(definitions) and all(definitions)
+
+    def record_verdict(self, fallback: Write, path: str) -> Optional[tuple[str, Write]]:
+        """A computed verdict our code passes to the record's field a fallback writes a constant to
+        (preferring one in the fallback's own file), unless the fallback's record fills a field that
+        says what failed and no genuine record of that class fills: its readers can tell them apart."""
+        verdicts = [found for found in self.record_verdicts.get(_record(fallback.channel), ())
+                    if fallback.values[0] in found[1].values]
+        filled = {name for _, verdict in verdicts for name in verdict.fields}
+        if not verdicts or not set(fallback.fields) <= filled:
+            return None
+        return min(verdicts, key=lambda found: (found[0] != path, found[0], found[1].pos.line))
+
+
+def _record(channel: str) -> str:
+    """`MetricResult(passed=)` of `models.MetricResult(passed=)`: a record is known by its class's last name."""
+    return channel.rpartition(".")[2] if "." in channel.partition("(")[0] else channel
 
 
 def _raisers(files: list[FileFacts]) -> dict[str, list[frozenset[tuple[str, str]]]]:

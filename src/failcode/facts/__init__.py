@@ -52,14 +52,15 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
             facts = extract_parts(plan, text, path, module, is_package, settings)
         else:  # LibCST reads only the top-level statements that may hold facts
             facts = extract_source(text, path, module, is_package, settings, masked=plan)
-    writes, blames, tallies, enums, raises, functions, absences, replies = outcome_facts(
-        tree, text, _stages(settings), module, is_package) if tree is not None else ((), (), (), (), (), (), (), ())
+    writes, blames, tallies, enums, raises, functions, absences, replies, records = outcome_facts(
+        tree, text, _stages(settings), module, is_package) if tree is not None else ((), (), (), (), (), (), (), (), ())
     derived = aliases(tree, module, is_package) if tree is not None else ()
     bound = reexports(tree) if tree is not None else ()
-    if writes or blames or derived or tallies or enums or raises or functions or bound or absences or replies:
+    if writes or blames or derived or tallies or enums or raises or functions or bound or absences or replies \
+            or records:
         facts = dataclasses.replace(facts, writes=writes, blames=blames, aliases=derived, tallies=tallies, enums=enums,
                                     raises=raises, functions=functions, reexports=bound, absences=absences,
-                                    replies=replies)
+                                    replies=replies, records=records)
     return facts
 
 

@@ -33,6 +33,9 @@ def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
     for finding in _fallback_writes(facts, project, reported):
         reported.add(finding.pos.line)
         yield finding
+    for finding in _record_fallbacks(facts, project, reported):
+        reported.add(finding.pos.line)
+        yield finding
     yield from _error_as_reply(facts, project, reported)
 
 
@@ -161,6 +164,32 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
         inferred = fallback.kept or genuine is not None and genuine.kind == "reply" \
             or fallback.kind in _MISSING or fallback.kind in ("except", "narrow-except") and not fallback.catch_all
         yield Finding(facts.path, fallback.pos, CODE, message, None, "medium" if inferred else "high")
+
+
+def _record_fallbacks(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
+    """A handler builds a record with a constant in a field that our code elsewhere fills with a
+    computed verdict (facts/outcomes/fields.py): `except Exception: return MetricResult(score=0.0,
+    passed=False, reason=f"error: {e}")` where the try returns `self._measure_with_judge(case)`,
+    which builds `MetricResult(passed=score >= self.threshold, reason=…)`. Whoever counts the
+    record's verdict counts the crashed judge as a "no". The verdict is another function's, so
+    which failures reach the handler is inferred: `medium`."""
+    paths: dict[tuple[str, int], list[tuple[Write, str, Write]]] = {}  # one finding per fallback path
+    answered = {(write.function, write.trigger) for write in facts.writes if write.pos.line in reported}
+    for fallback in facts.records:
+        if fallback.role != "fallback" or (fallback.function, fallback.trigger) in answered \
+                or fallback.recorded_beside(facts, project.is_code) or _fails_closed(fallback):
+            continue
+        found = project.summaries.record_verdict(fallback, facts.path)
+        if found is not None:
+            paths.setdefault((fallback.function, fallback.trigger), []).append((fallback, *found))
+    for candidates in paths.values():
+        # the field whose verdict this file decides says most to its reader
+        fallback, path, genuine = min(candidates, key=lambda found: found[1] != facts.path)
+        where = f"line {genuine.pos.line}" if path == facts.path else f"{genuine.function} ({path}:{genuine.pos.line})"
+        yield Finding(facts.path, fallback.pos, CODE,
+                      f"{fallback.why}: {fallback.action}, a field that {where} fills {genuine.why} — "
+                      f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
+                      None, "medium")
 
 
 def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:

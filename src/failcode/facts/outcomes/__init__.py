@@ -41,6 +41,8 @@ The package holds one module per concept, and the scan of one function is one cl
 - `defaults`: what a default written in place of an answer stands for: the reply's answer, a
   verdict by the name the code judges it under, or the code's marker for "no answer";
 - `replies`: what a function answers from a model or service, and an error message in its place;
+- `fields`: a record's field as a verdict channel across the project: the computed verdicts a
+  function passes to it, and a handler's constant there where its own function writes none;
 - `blames`: what a broad handler or a "no result" test says caused a failure (FC006's facts);
 - `tallies`: chains that sort outcomes into buckets by an Enum's members, and the module's
   outcome Enums (FC004's facts);
@@ -66,13 +68,14 @@ from failcode.names import is_constant_name
 def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: str = "",
                   is_package: bool = False) -> tuple[tuple[Write, ...], tuple[Blame, ...], tuple[Tally, ...],
                                                      tuple[Members, ...], tuple[Raises, ...], tuple[str, ...],
-                                                     tuple[Absence, ...], tuple[str, ...]]:
+                                                     tuple[Absence, ...], tuple[str, ...], tuple[Write, ...]]:
     """The writes on every contested channel of the module's functions, the catch-alls whose try
     runs our own code, and the tallies, in source order; the module's outcome Enums; the errors
     its functions raise that name a cause (the summary their callers are judged with), the
     functions it defines (so a name's every definition is known), the tests that say why one
     of our functions gave nothing back (joined with the functions that give nothing for a failure),
-    and the functions that return a reply they read."""
+    the functions that return a reply they read, and the writes on a record's field that the project
+    joins (`fields`)."""
     package = module if is_package else module.rpartition(".")[0]
     imports: dict[str, str] = {}
     for node in tree.body:
@@ -90,6 +93,7 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     functions: list[str] = []
     absences: list[Absence] = []
     replies: list[str] = []
+    records: list[Write] = []
     lines: list[str] = []
     pending = list(_definitions(tree.body, "", frozenset()))
     while pending:
@@ -99,9 +103,11 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
         inner = scan.nested if scan.walked else _inner(function.body)
         pending.extend(_definitions(inner, qualname + ".", methods, bases))
         contested = scan.contested()
-        if (contested or scan.blames or scan.tallies) and not lines:
+        fields = scan.record_writes()
+        if (contested or scan.blames or scan.tallies or fields) and not lines:
             lines = text.splitlines()
         writes.extend(w.finish(lines) for w in contested)
+        records.extend(w.finish(lines) for w in fields)
         blames.extend(b.finish(lines) for b in scan.blames)
         tallies.extend(scan.finish_tallies(lines, module))
         raises.extend(Raises(qualname, error, cause) for error, cause in dict.fromkeys(scan.raises_causes()))
@@ -113,8 +119,9 @@ def outcome_facts(tree: ast.Module, text: str, stages: StageClassifier, module: 
     blames.sort(key=lambda blame: blame.pos.line)
     tallies.sort(key=lambda tally: tally.pos.line)
     absences.sort(key=lambda absence: absence.line)
+    records.sort(key=lambda write: (write.pos.line, write.pos.column))
     return tuple(writes), tuple(blames), tuple(tallies), enums(tree, module, imports), tuple(raises), \
-        tuple(functions), tuple(absences), tuple(replies)
+        tuple(functions), tuple(absences), tuple(replies), tuple(records)
 
 
 def _module_constants(body: list[ast.stmt], imports: dict[str, str]) -> dict[str, str]:

@@ -17,6 +17,7 @@ from failcode.facts.outcomes.branches import Branches
 from failcode.facts.outcomes.channels import Channels
 from failcode.facts.outcomes.commands import Commands
 from failcode.facts.outcomes.defaults import Defaults
+from failcode.facts.outcomes.fields import RecordFields
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
@@ -116,7 +117,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
 
 
 class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors,
-           Replies):
+           Replies, RecordFields):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 

@@ -2631,24 +2631,15 @@ def flagged(url, text, threshold):
 # -- a record's field whose verdict another function decides (principles 2 and 4) ---------------
 
 RESULTS = '''
-from dataclasses import dataclass
-
-
-@dataclass
 class MetricResult:
-    name: str
-    score: float
-    passed: bool
-    reason: str = ""
-    skipped: bool = False
-    error: str = ""
-    meta: dict = None
+    def __init__(self, name, score, passed, reason="", skipped=False, error="", meta=None):
+        self.name, self.score, self.passed = name, score, passed
+        self.reason, self.skipped, self.error, self.meta = reason, skipped, error, meta
 
 
-@dataclass
 class Status:
-    name: str
-    ok: bool
+    def __init__(self, name, ok):
+        self.name, self.ok = name, ok
 '''
 
 METRICS = '''
@@ -2686,6 +2677,14 @@ class NliMetric:
             return MetricResult(self.name, score=0.0, passed=False, reason=f"nli unavailable: {e}", skipped=True)
 
 
+class FlaggedMetric(JudgeMetric):
+    def measure(self, case):
+        try:
+            return self._judged(case)
+        except Exception as e:
+            return MetricResult(self.name, score=0.0, passed=False, reason=str(e), scoring_failed=True)
+
+
 def is_json(output):
     try:
         json.loads(output)
@@ -2718,12 +2717,12 @@ def evaluate(metrics, cases):
 
 
 def evaluate_marked(metrics, case):
-    results = []
+    results = {}
     for metric in metrics:
         try:
-            results.append(metric.measure(case))
+            results[metric.name] = metric.measure(case)
         except Exception as e:
-            results.append(MetricResult(metric.name, score=0.0, passed=False, error=str(e)))
+            results[metric.name] = MetricResult(metric.name, score=0.0, passed=False, error="metric_crashed")
     return results
 
 
@@ -2739,33 +2738,39 @@ def test_a_record_verdict_decided_in_another_function(project):
     """`MetricResult(passed=score >= self.threshold)` in `_judged` makes `passed` a verdict channel
     of `MetricResult`: the handlers that build the record with `passed=False` where their try
     returns another function's record (`self._judged(case)`, in the same file; `metric.measure(case)`,
-    in another module) record a crashed judge as a failing score. Inferred across functions: `medium`.
-    Quiet beside them (the control test): a record that raises a flag (`skipped=True`) or fills a
-    field (`error=`, `meta={"error": …}`) no genuine record fills, a function that builds the record
-    on its own genuine path (`is_json`: its try decides the field), and a field no code computes
-    (`Status(ok=)`)."""
+    `judge.grade(case)`, in another module) record a crashed judge as a failing score, whatever the
+    record says beside the verdict (`reason=f"…: {e}"`, `meta={"error": str(e)}`,
+    `error="metric_crashed"`, `skipped=True`): a reader that folds `passed` counts it. Inferred across
+    functions: `medium`. Quiet beside them: a record flagged by a field that names the failure
+    (`scoring_failed=True`), a function whose try builds the record with a constant there
+    (`is_json`: whether it raised is its verdict), and a field no code computes (`Status(ok=)`)."""
     project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": METRICS,
                    "pkg/evaluate.py": EVALUATE})
     result = project.run("check", "--format", "json", "pkg")
     assert result.returncode == 1, result.stderr
-    assert sorted(findings_of(result)) == [
+    assert sorted(findings_of(result)) == sorted([
+        ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'meta={"error": str(e)}')),
         ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'reason=f"metric error: {e}"')),
+        ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'error="metric_crashed"')),
         ("pkg/metrics.py", "FC003", _line_of(METRICS, 'reason=f"judge error: {e}"')),
-    ]
+        ("pkg/metrics.py", "FC003", _line_of(METRICS, "skipped=True")),
+    ])
     assert {row["confidence"] for row in json.loads(result.stdout)["findings"]} == {"medium"}
 
 
-def test_a_record_that_says_what_failed_stays_quiet(project):
-    """Control, before and after: the same project with its two handlers marking the record as
-    failed in a field the genuine records never fill, and with no computed verdict anywhere (the
-    judge's `passed` a constant): nothing to report."""
-    metrics = METRICS.replace('reason=f"judge error: {e}")', 'reason=f"judge error: {e}", error=str(e))')
-    evaluate = EVALUATE.replace('reason=f"metric error: {e}")', 'reason=f"metric error: {e}", skipped=True)')
-    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": metrics,
-                   "pkg/evaluate.py": evaluate})
-    assert project.findings("pkg") == []
-    project.write({"pkg/metrics.py": METRICS.replace("passed=score >= self.threshold", "passed=True"),
+def test_a_record_no_verdict_reaches_stays_quiet(project):
+    """Control, before and after: the same project with no computed verdict anywhere (the judge's
+    `passed` a constant), and with the metrics' handlers returning None instead of a record:
+    nothing to report."""
+    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS,
+                   "pkg/metrics.py": METRICS.replace("passed=score >= self.threshold", "passed=True"),
                    "pkg/evaluate.py": EVALUATE})
+    assert project.findings("pkg") == []
+    metrics = METRICS.replace('return MetricResult(self.name, score=0.0, passed=False, reason=f"judge error: {e}")',
+                              "return None") \
+        .replace('return MetricResult(self.name, score=0.0, passed=False, reason=f"nli unavailable: {e}", skipped=True)',
+                 "return None")
+    project.write({"pkg/metrics.py": metrics, "pkg/evaluate.py": ""})
     assert project.findings("pkg") == []
 
 
@@ -2801,6 +2806,21 @@ def parses(state):
         return Score(value=CORRECT)
     except ValueError:
         return Score(value=INCORRECT)
+
+
+LLM_JUDGE = "llm_judge"
+CODE = "code"
+
+
+def judge_source(provider, supported):
+    return Source(source_type=LLM_JUDGE if provider in supported else CODE)
+
+
+def fallback_source(provider, resolver):
+    try:
+        return resolver.source_of(provider)
+    except Exception:
+        return Source(source_type=LLM_JUDGE)
 '''
 
 
@@ -2809,7 +2829,9 @@ def test_a_record_verdict_decided_by_a_branch_elsewhere(project):
     branch; a handler elsewhere that builds `Score(value=INCORRECT)` around a judge's call
     (`judged`), or around a compile of the target where its try decides the field by a search
     rather than by a constant (`pattern`), records a failure as that verdict. Quiet: `parses`,
-    whose try builds `Score(value=CORRECT)` itself: whether it raised is its verdict."""
+    whose try builds `Score(value=CORRECT)` itself: whether it raised is its verdict; and a field
+    that holds a kind (`Source(source_type=)`), which a compare in a judging function chooses but
+    nothing counts as an outcome."""
     project.write({"scorers.py": SCORERS})
     assert sorted(project.findings("scorers.py")) == [
         ("scorers.py", "FC003", _line_of(SCORERS, 'explanation=f"judge failed: {e}"')),

@@ -172,9 +172,6 @@ class Write:
     kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing (or of the record it writes)
     source: str = ""  # a `relay`: the function of ours whose answer is returned (`_make_request`), by its last name
     catch_all: bool = False  # a handler's fallback: the handler catches every exception (bare, `Exception`)
-    # a write on a record's field (`MetricResult(passed=)`, `FileFacts.records`): for a verdict, the fields
-    # the function's genuine records fill; for a fallback, those that say what failed (`reason=`, `skipped=True`)
-    fields: tuple[str, ...] = ()
 
     @property
     def action(self) -> str:
@@ -402,7 +399,7 @@ class FileFacts:
     lookups: tuple[str, ...] = ()
     absences: tuple[Absence, ...] = ()  # callers' tests that say why our function gave nothing back
     replies: tuple[str, ...] = ()  # the functions that return what a model or service replied (`Agent._make_request`)
-    # computed verdicts our functions pass to a record's field (`MetricResult(passed=score >= t)`), and the
+    # verdicts our functions pass to a record's field (`MetricResult(passed=score >= t)`), and the
     # fallbacks to such a field in functions that write no verdict there (`facts/outcomes/fields.py`)
     records: tuple[Write, ...] = ()
 

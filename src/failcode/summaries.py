@@ -1,12 +1,12 @@
 """Summaries of our own functions, joined across the project (issue 23, principle 2: flow).
 
 Each file's facts say, per function, what it raises that names a cause, what a broad handler of it
-answers every failure with, whether it returns a reply it read, which callers' tests say why it
-gave nothing back, and which record fields it fills with a computed verdict (kept by the record's
-class, whose every construction in the project writes the same field). A caller in another module knows its callee only by the name it calls, so the
-summaries are kept by a function's last name, one per definition of that name in the project, and
-a question is answered yes only when every definition agrees: a caller never knows which of two
-same-named functions it reaches.
+answers every failure with, whether it returns a reply it read, which callers' tests say why it gave
+nothing back, and which records' fields it fills with a verdict (kept by the record's class, whose
+every construction in the project writes the same field). A caller in another module knows its
+callee only by the name it calls, so the summaries are kept by a function's last name, one per
+definition of that name in the project, and a question is answered yes only when every definition
+agrees: a caller never knows which of two same-named functions it reaches.
 """
 
 from __future__ import annotations
@@ -76,15 +76,11 @@ class Summaries:
         return bool(definitions) and all(definitions)
 
     def record_verdict(self, fallback: Write, path: str) -> Optional[tuple[str, Write]]:
-        """A computed verdict our code passes to the record's field a fallback writes a constant to
-        (preferring one in the fallback's own file), unless the fallback's record fills a field that
-        says what failed and no genuine record of that class fills: its readers can tell them apart."""
+        """A verdict our code passes to the record's field a fallback writes a constant to, among
+        whose values that constant is (preferring one in the fallback's own file)."""
         verdicts = [found for found in self.record_verdicts.get(_record(fallback.channel), ())
                     if fallback.values[0] in found[1].values]
-        filled = {name for _, verdict in verdicts for name in verdict.fields}
-        if not verdicts or not set(fallback.fields) <= filled:
-            return None
-        return min(verdicts, key=lambda found: (found[0] != path, found[0], found[1].pos.line))
+        return min(verdicts, key=lambda found: (found[0] != path, found[0], found[1].pos.line)) if verdicts else None
 
 
 def _record(channel: str) -> str:

@@ -168,7 +168,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
 
 def _record_fallbacks(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:
     """A handler builds a record with a constant in a field that our code elsewhere fills with a
-    computed verdict (facts/outcomes/fields.py): `except Exception: return MetricResult(score=0.0,
+    verdict, computed or chosen by a compare (facts/outcomes/fields.py): `except Exception: return MetricResult(score=0.0,
     passed=False, reason=f"error: {e}")` where the try returns `self._measure_with_judge(case)`,
     which builds `MetricResult(passed=score >= self.threshold, reason=…)`. Whoever counts the
     record's verdict counts the crashed judge as a "no". The verdict is another function's, so

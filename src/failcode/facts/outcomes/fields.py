@@ -5,22 +5,24 @@ verdict: a compare decides it (as it chooses `INCORRECT` in `Score(value=CORRECT
 INCORRECT)`). Another function's handler that builds the same record with a constant there
 (`except Exception: return MetricResult(score=0.0, passed=False, reason=f"error: {e}")`) writes
 what a genuine "no" writes, though the verdict it stands in for is decided in the function its try
-calls (`return self._measure_with_judge(case)`). The channel is known by the
-record's class (a capitalised name: a class, by convention), and only the project knows both ends;
-the scan keeps each end, `Summaries` joins them, FC003 judges.
+calls (`return self._measure_with_judge(case)`). The channel is known by the record's class (a
+capitalised name: a class, by convention), and only the project knows both ends; the scan keeps
+each end, `Summaries` joins them, FC003 judges.
 
-A fallback record says what happened when it fills a field that explains a failure (`reason=`,
-`error=`) or raises a flag (`skipped=True`, `timed_out=True`) that the genuine records of that class
-never fill: their readers can tell the two apart. A `reason=` both fill says nothing they can sort on.
+A fallback record that tells the failure beside the verdict (`reason=f"judge error: {e}"`,
+`error=str(e)`, even `reason_code=CHECK_ERROR` or `skipped=True`) is still counted by its verdict
+wherever a reader folds the field without reading the rest (issue 23: a failure record excuses the
+value only when its consumers read it); letting such a record excuse the fallback was measured and
+withheld (benchmarks/realworld/POLICIES.md).
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
+from failcode.facts.outcomes.channels import _SETTINGS
 from failcode.facts.outcomes.records import _Pending
-from failcode.facts.outcomes.syntax import _EXPLAINING, _dotted
+from failcode.facts.outcomes.syntax import _dotted
 from failcode.facts.walk import walk
 from failcode.names import segments
 
@@ -28,9 +30,13 @@ _HANDLER_KINDS = ("except", "narrow-except")
 
 
 def record_field(channel: str) -> bool:
-    """`MetricResult(passed=)`, `models.Score(value=)`: a keyword of a capitalised callee, a record's field."""
+    """`MetricResult(passed=)`, `models.Score(value=)`: a keyword of a capitalised callee, a record's
+    field; not one that holds a setting or a kind (`AssessmentSource(source_type=)`, `Job(mode=)`),
+    which a compare may choose but nothing counts as an outcome."""
     callee, paren, rest = channel.partition("(")
-    return bool(paren) and rest.endswith("=)") and callee.rpartition(".")[2][:1].isupper()
+    words = segments(rest[:-2])
+    return bool(paren) and rest.endswith("=)") and callee.rpartition(".")[2][:1].isupper() \
+        and not (words and words[-1] in _SETTINGS)
 
 
 class RecordFields:
@@ -38,47 +44,19 @@ class RecordFields:
 
     def record_writes(self) -> list[_Pending]:
         """The verdicts the function passes to a record's field (computed by a compare, or a constant
-        a compare chooses), each with the fields its genuine records of that class fill; and its
-        handlers' constants on such a field where the function writes no verdict there, each with
-        the fields that say what failed."""
+        a compare chooses), and its handlers' constants on such a field where the function writes no
+        verdict there."""
         verdicts = {w.channel for w in self.writes if w.role == "verdict"}
-        found: list[_Pending] = []
-        for write in self.writes:
-            if not record_field(write.channel):
-                continue
-            record = write.channel.partition("(")[0]
-            if write.role == "verdict" and write.kind in ("computed", "decided"):
-                write.fields = tuple(sorted(field for owner, field in self.described if owner == record))
-                found.append(write)
-            elif write.role == "fallback" and write.kind in _HANDLER_KINDS and write.kept is None \
-                    and write.channel not in verdicts:
-                fields = self.failure_fields(write)
-                if fields is not None:
-                    write.fields = fields
-                    found.append(write)
-        return found
+        return [write for write in self.writes if record_field(write.channel) and (
+            write.role == "verdict" and write.kind in ("computed", "decided")
+            or write.role == "fallback" and write.kind in _HANDLER_KINDS and write.kept is None
+            and write.channel not in verdicts and not self.decided_by_the_try(write))]
 
-    def failure_fields(self, fallback: _Pending) -> Optional[tuple[str, ...]]:
-        """The fields of a fallback's record that say what failed: those that name it (`reason=`,
-        `error=`, as `Channels.write` told them, or a key of a dict in a field: `metadata={"error":
-        …}`) and flags raised beside it (`skipped=True`). None when the try builds the record with a
-        constant in that field itself (`json.loads(output)` then `return ScoreResult(value=1.0)`):
-        the function decides the field by whether its try raised."""
-        said = {field for write, told in self.explained if write is fallback for _, field in told}
+    def decided_by_the_try(self, fallback: _Pending) -> bool:
+        """The try builds the record with a constant in the fallback's field itself (`json.loads(output)`
+        then `return ScoreResult(value=1.0)`): the function decides the field by whether its try raised."""
         callee, _, own = fallback.channel[:-2].partition("(")
         tried = fallback.attempt.body if fallback.attempt is not None else self.function.body
-        if any(isinstance(node, ast.Call) and _dotted(node.func) == callee
-               and any(k.arg == own and self.constant(k.value) is not None for k in node.keywords)
-               for statement in tried for node in walk(statement)):
-            return None
-        record = next((node for node in walk(self.function) if isinstance(node, ast.Call)
-                       and any(k.value is fallback.node for k in node.keywords)), None)
-        for keyword in record.keywords if record is not None else ():
-            if keyword.arg and keyword.arg != own and isinstance(keyword.value, ast.Constant) \
-                    and keyword.value.value is True:
-                said.add(keyword.arg)
-            elif keyword.arg and isinstance(keyword.value, ast.Dict):
-                said.update(f"{keyword.arg}[{key.value!r}]" for key in keyword.value.keys
-                            if isinstance(key, ast.Constant) and isinstance(key.value, str)
-                            and not _EXPLAINING.isdisjoint(segments(key.value)))
-        return tuple(sorted(said))
+        return any(isinstance(node, ast.Call) and _dotted(node.func) == callee
+                   and any(k.arg == own and self.constant(k.value) is not None for k in node.keywords)
+                   for statement in tried for node in walk(statement))

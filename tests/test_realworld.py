@@ -129,12 +129,13 @@ FRESH_BATCHES = {
     61: ["soda-core", "xdoctest", "gabbi", "nbval"],
     62: ["syrupy", "pytest-regressions", "galileo-observe", "optuna"],
     63: ["bandit", "yamllint", "pre-commit-hooks", "prospector"],
+    64: ["langchain-tests", "trulens-eval", "jiwer", "pytest-subtests"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """398 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and forty of four, and the 15 packages of session 32's precision sweeps,
+    """402 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and forty-one of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -687,7 +688,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # and 405/486 real or debatable, and held-out precision to 119/325 real and 227/325 real or
 # debatable: the floors hold. Fresh batch 63 (bandit, yamllint, pre-commit-hooks, prospector: 1
 # finding before and after, judged false; none of its 12 real defects found), labelled after that
-# change's first form, moved held-out recall to 37/1319: the floors hold.
+# change's first form, moved held-out recall to 37/1319: the floors hold. Fresh batch 64
+# (langchain-tests, trulens-eval, jiwer, pytest-subtests: no finding; none of its 5 real defects
+# found), labelled at session 52's end for the next change, moved held-out recall to 37/1324: the
+# floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -2837,3 +2837,18 @@ def test_a_record_verdict_decided_by_a_branch_elsewhere(project):
         ("scorers.py", "FC003", _line_of(SCORERS, 'explanation=f"judge failed: {e}"')),
         ("scorers.py", "FC003", _line_of(SCORERS, 'explanation="bad pattern"')),
     ]
+
+
+def test_sites_lists_a_record_field_s_verdict_and_its_fallbacks(project):
+    """`failcode sites` shows both ends of a record's field joined across the project: the verdict
+    `_judged` passes to `MetricResult(passed=)` and the constant a handler of another module
+    passes there, so a reader can see why FC003 (h) reported it."""
+    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": METRICS,
+                   "pkg/evaluate.py": EVALUATE})
+    result = project.run("sites", "--format", "json", "pkg")
+    assert result.returncode == 0, result.stderr
+    rows = {(r["path"], r["line"], r["channel"], r["role"], r["value"]) for r in json.loads(result.stdout)["sites"]}
+    assert ("pkg/metrics.py", _line_of(METRICS, "passed=score >= self.threshold"), "MetricResult(passed=)", "verdict",
+            "score >= self.threshold") in rows
+    assert ("pkg/evaluate.py", _line_of(EVALUATE, 'reason=f"metric error: {e}"'), "MetricResult(passed=)", "fallback",
+            "False") in rows

@@ -277,7 +277,8 @@ def _report(result: Result, lines: SourceLines, output_format: str, out: TextIO,
 @_config_option
 def sites(paths, output_format, config) -> None:
     """Inventory of every place that records a code, and of every verdict and fallback written on
-    an outcome channel that receives both (what FC002/FC003 judge)."""
+    an outcome channel that receives both (what FC002/FC003 judge), a record's field across the
+    project among them."""
     result = _run(paths, config, Options(select=()))
     rows = []
     for project, facts in sorted(((p, f) for p in result.projects for f in p.files.values()),
@@ -300,7 +301,8 @@ def sites(paths, output_format, config) -> None:
                     "channel": site.dest, "role": "fallback" if site.context == "handler" else "other",
                     "value": resolved.code, "why": "except" if site.context == "handler" else "",
                 })
-            for write in facts.writes:
+            # a record's field joined across the project (FC003 (h)) is listed beside the contested channels
+            for write in dict.fromkeys((*facts.writes, *facts.records)):
                 rows.append({
                     "path": facts.path, "line": write.pos.line, "column": write.pos.column, "code": None,
                     "sink": write.channel, "function": write.function,

@@ -1167,28 +1167,24 @@ def test_a_catch_alls_own_code_or_value_stays_high():
                                    ("examples/harness/reducer.py", "FC003", 22)]] == ["high"] * 3
 
 
-NARROW = '''
-from math_verify import parse, verify
-
-
-def math_score(gold, answer):
-    try:
-        parsed_gold = parse(gold)
-        parsed_answer = parse(answer)
-        return float(verify(parsed_gold, parsed_answer))
-    except ValueError:
-        return 0.0
-'''
+def _narrow_math_score() -> str:
+    """The contract's `math_score` (examples/harness/judge.py, its last function) with `except
+    ValueError:` in place of its catch-all, read from the example rather than copied."""
+    source = (REPO / "examples" / "harness" / "judge.py").read_text()
+    function = source[source.index("def math_score("):]
+    assert function.count("except Exception:") == 1, function
+    return "from math_verify import parse, verify\n\n\n" + function.replace("except Exception:", "except ValueError:")
 
 
 def test_a_narrower_handlers_value_is_inferred(project):
     """The contract's `math_score` with `except ValueError:` in place of the catch-all: which of the
     try's statements raises what the handler catches, the reference's parse or the candidate's, is
     inferred, so its `return 0.0` is `medium` (the catch-all's is `high`, above)."""
-    _, rows = _check(project, NARROW)
+    narrow = _narrow_math_score()
+    _, rows = _check(project, narrow)
     assert {(row["rule"], row["line"]): row["confidence"] for row in rows} == {
-        ("FC002", _line_of(NARROW, "try:")): "medium",
-        ("FC003", _line_of(NARROW, "return 0.0")): "medium",
+        ("FC002", _line_of(narrow, "try:")): "medium",
+        ("FC003", _line_of(narrow, "return 0.0")): "medium",
     }
 
 

@@ -146,7 +146,8 @@ class Annotation:
 @dataclass(frozen=True)
 class Write:
     """A value a function writes on an outcome channel (facts/outcomes/), as a verdict or as a
-    fallback, kept only for channels that receive both.
+    fallback, kept only for channels that receive both in the function (`FileFacts.writes`), or
+    for a record's field, whose two ends the project joins (`FileFacts.records`).
 
     `values` are comparable keys (`0.0` for `False`/`0`, `'C'`, `None`, `[-1.0]`, `number` for a
     parsed score); `why` is what decides a verdict (a compare, as written) or what triggers a

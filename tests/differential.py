@@ -56,7 +56,7 @@ def assert_screen_sound(corpus: Iterable[tuple[str, bytes]], settings: Settings)
             # the facts read from the `ast` tree of every file, after the screen (facts/__init__.py)
             if skipped != dataclasses.replace(full, writes=(), blames=(), aliases=(), tallies=(), enums=(),
                                               raises=(), functions=(), reexports=(), absences=(), replies=(),
-                                              records=()):
+                                              records=(), reads=()):
                 screen_missed.append(name)
         assert _outcome(extract_file, data, name, settings) == full, name
     assert not screen_missed, f"the pre-screen skipped files whose facts differ: {screen_missed[:10]}"

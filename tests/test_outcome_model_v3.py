@@ -2770,6 +2770,52 @@ def test_a_record_no_verdict_reaches_stays_quiet(project):
     assert project.findings("pkg") == []
 
 
+READER = '''
+def passed_names(results):
+    """Crashed metrics are listed apart: a record with an error code is no failing score."""
+    failed, crashed = [], []
+    for r in results.values():
+        if r.error:
+            crashed.append((r.name, r.error))
+        elif not r.passed:
+            failed.append((r.name, r.reason))
+    return failed, crashed
+'''
+
+APART = '''
+def passed_names(results, crashes):
+    failed = [r.name for r in results.values() if not r.passed]
+    noted = [c.error for c in crashes]
+    return failed, noted
+'''
+
+
+def test_a_record_whose_readers_sort_on_its_failure_code(project):
+    """A fallback record that tells the failure by a code (`error="metric_crashed"`) is no verdict
+    where a module reads its verdict field beside that code off one name (`r.error` … `r.passed`):
+    the project's reader sorts the records by their failure before it counts the verdict (issue 23,
+    principle 2). Still reported beside it: the records that tell the failure only in words built
+    from the exception (`reason=f"metric error: {e}"`, which that reader shows but cannot sort on),
+    or in a field no reader reads (`meta=`), or by a flag no failure word names (`skipped=True`)."""
+    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": METRICS,
+                   "pkg/evaluate.py": EVALUATE, "pkg/report.py": READER})
+    assert sorted(project.findings("pkg")) == sorted([
+        ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'meta={"error": str(e)}')),
+        ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'reason=f"metric error: {e}"')),
+        ("pkg/metrics.py", "FC003", _line_of(METRICS, 'reason=f"judge error: {e}"')),
+        ("pkg/metrics.py", "FC003", _line_of(METRICS, "skipped=True")),
+    ])
+
+
+def test_a_record_s_code_read_apart_from_its_verdict_excuses_nothing(project):
+    """Control, before and after: a module that reads the error code off one name (`c.error`) and
+    the verdict off another (`r.passed`) does not sort the records it counts: the record with
+    `error="metric_crashed"` is still counted a failing score."""
+    project.write({"pkg/__init__.py": "", "pkg/results.py": RESULTS, "pkg/metrics.py": METRICS,
+                   "pkg/evaluate.py": EVALUATE, "pkg/report.py": APART})
+    assert ("pkg/evaluate.py", "FC003", _line_of(EVALUATE, 'error="metric_crashed"')) in project.findings("pkg")
+
+
 SCORERS = '''
 import re
 

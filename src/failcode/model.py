@@ -173,6 +173,9 @@ class Write:
     kept: int = 0  # a handler that writes nothing: the line of the default it leaves standing (or of the record it writes)
     source: str = ""  # a `relay`: the function of ours whose answer is returned (`_make_request`), by its last name
     catch_all: bool = False  # a handler's fallback: the handler catches every exception (bare, `Exception`)
+    # a record's fallback: the failure-worded fields of the record that tell the failure by a code or a flag
+    # (`reason_code=SchemaErrorReason.CHECK_ERROR`, `errored=True`), for the project's readers (`fields.py`)
+    told: tuple[str, ...] = ()
 
     @property
     def action(self) -> str:
@@ -403,6 +406,9 @@ class FileFacts:
     # verdicts our functions pass to a record's field (`MetricResult(passed=score >= t)`), and the
     # fallbacks to such a field in functions that write no verdict there (`facts/outcomes/fields.py`)
     records: tuple[Write, ...] = ()
+    # the fields the module reads together off one name, where one of them names a failure
+    # (`result.passed` … `result.reason_code`): a record's readers, `fields.field_reads`
+    reads: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, order=True)

@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Optional, TypeVar
 
 from failcode import causes
 from failcode.model import Absence, FileFacts, Write
+from failcode.names import FAILURE_WORDS, segments
 
 _T = TypeVar("_T")
 
@@ -34,6 +35,8 @@ class Summaries:
     # a record's field (`MetricResult(passed=)`, by the class's last name) → the computed verdicts our
     # functions pass to it, with their file (`FileFacts.records`)
     record_verdicts: dict[str, list[tuple[str, Write]]] = field(default_factory=dict)
+    # (field, failure-worded field) pairs some module reads off one name (`FileFacts.reads`)
+    read_together: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def build(cls, files: Iterable[FileFacts]) -> "Summaries":
@@ -47,7 +50,9 @@ class Summaries:
             for write in facts.records:
                 if write.role == "verdict":
                     verdicts.setdefault(_record(write.channel), []).append((facts.path, write))
-        return cls(_raisers(files), _swallowers(files), absences, _repliers(files), verdicts)
+        together = frozenset((read, told) for facts in files for fields in facts.reads for read in fields
+                             for told in fields if told != read and not FAILURE_WORDS.isdisjoint(segments(told)))
+        return cls(_raisers(files), _swallowers(files), absences, _repliers(files), verdicts, together)
 
     def raises_for(self, callee: str, cause: str, types: tuple[str, ...]) -> bool:
         """Our function `callee` (`filefind`, `self.load`: by its last name, every definition of
@@ -81,6 +86,15 @@ class Summaries:
         verdicts = [found for found in self.record_verdicts.get(_record(fallback.channel), ())
                     if fallback.values[0] in found[1].values]
         return min(verdicts, key=lambda found: (found[0] != path, found[0], found[1].pos.line)) if verdicts else None
+
+
+    def sorts_by_failure(self, fallback: Write) -> bool:
+        """Some module of the project reads the fallback record's verdict field beside a field
+        that tells the failure by a code or flag (`if result.passed: continue` …
+        `result.reason_code`): its readers sort such records by their failure before counting
+        the verdict (facts/outcomes/fields.py)."""
+        verdict = fallback.channel[:-2].partition("(")[2]
+        return any((verdict, told) in self.read_together for told in fallback.told)
 
 
 def _record(channel: str) -> str:

@@ -32,6 +32,7 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
     screen is tested against). Raises InputError for input problems; anything else is a bug."""
     from failcode.facts.aliases import aliases, reexports
     from failcode.facts.outcomes import outcome_facts
+    from failcode.facts.outcomes.fields import field_reads
     from failcode.facts.screen import parse, screened
 
     text = decode(data)
@@ -56,11 +57,12 @@ def extract_file(data: bytes, path: str, module: str, is_package: bool, settings
         tree, text, _stages(settings), module, is_package) if tree is not None else ((), (), (), (), (), (), (), (), ())
     derived = aliases(tree, module, is_package) if tree is not None else ()
     bound = reexports(tree) if tree is not None else ()
+    reads = field_reads(text)
     if writes or blames or derived or tallies or enums or raises or functions or bound or absences or replies \
-            or records:
+            or records or reads:
         facts = dataclasses.replace(facts, writes=writes, blames=blames, aliases=derived, tallies=tallies, enums=enums,
                                     raises=raises, functions=functions, reexports=bound, absences=absences,
-                                    replies=replies, records=records)
+                                    replies=replies, records=records, reads=reads)
     return facts
 
 

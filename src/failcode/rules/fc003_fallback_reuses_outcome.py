@@ -177,7 +177,8 @@ def _record_fallbacks(facts: FileFacts, project: Project, reported: set[int]) ->
     answered = {(write.function, write.trigger) for write in facts.writes if write.pos.line in reported}
     for fallback in facts.records:
         if fallback.role != "fallback" or (fallback.function, fallback.trigger) in answered \
-                or fallback.recorded_beside(facts, project.is_code) or _fails_closed(fallback):
+                or fallback.recorded_beside(facts, project.is_code) or _fails_closed(fallback) \
+                or project.summaries.sorts_by_failure(fallback):
             continue
         found = project.summaries.record_verdict(fallback, facts.path)
         if found is not None:

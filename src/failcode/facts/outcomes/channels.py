@@ -94,6 +94,23 @@ def _says_failure(node: ast.expr) -> bool:
         and not _FAILURE_REASONS.isdisjoint(segments(node.value))
 
 
+_CODE_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:-][A-Za-z0-9]+)*")
+
+
+def _tells_by_code(field: str, value: ast.expr) -> bool:
+    """A record's failure-worded field given a code or a flag (`reason_code=SchemaErrorReason.CHECK_ERROR`,
+    `error="judge_unavailable"`, `errored=True`): a value a reader can sort on, where words built
+    from the exception (`reason=f"judge error: {e}"`) can only be shown."""
+    if FAILURE_WORDS.isdisjoint(segments(field)):
+        return False
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):  # `err.reason_code or Reason.CHECK`
+        value = value.values[-1]
+    if isinstance(value, ast.Constant):
+        return value.value is True or isinstance(value.value, str) and _CODE_TEXT.fullmatch(value.value) is not None
+    return isinstance(value, ast.Name) and is_constant_name(value.id) \
+        or isinstance(value, ast.Attribute) and is_constant_name(value.attr)
+
+
 def _of(call: StageCall, data: frozenset[str]) -> StageCall:
     """The call named with the data it works on: `json.loads of `entry``."""
     names = ", ".join(f"`{name}`" for name in sorted(data))
@@ -146,6 +163,9 @@ class Channels:
             told = frozenset(pair for pair in fields if set(segments(pair[1])) & _EXPLAINING)
             if told:
                 self.explained.extend((write, told) for write in self.writes[start:])
+            coded = tuple(field for _, field, item in filled if _tells_by_code(field, item))
+            for write in self.writes[start:]:
+                write.told = coded
         elif any(write.role == "verdict" and write.kind != "decided" for write in self.writes[start:]):
             self.described.update(fields)
 

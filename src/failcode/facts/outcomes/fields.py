@@ -9,24 +9,67 @@ calls (`return self._measure_with_judge(case)`). The channel is known by the rec
 capitalised name: a class, by convention), and only the project knows both ends; the scan keeps
 each end, `Summaries` joins them, FC003 judges.
 
-A fallback record that tells the failure beside the verdict (`reason=f"judge error: {e}"`,
-`error=str(e)`, even `reason_code=CHECK_ERROR` or `skipped=True`) is still counted by its verdict
+A fallback record that tells the failure beside the verdict is still counted by its verdict
 wherever a reader folds the field without reading the rest (issue 23: a failure record excuses the
-value only when its consumers read it); letting such a record excuse the fallback was measured and
-withheld (benchmarks/realworld/POLICIES.md).
+value only when its consumers read it); letting any such record excuse the fallback was measured and
+withheld (benchmarks/realworld/POLICIES.md). What the project's readers do is seen: a module that
+reads the verdict field and the failure field off one name (`if result.passed: continue` …
+`collect_error(result.reason_code, …)`) sorts the records by their failure before it counts them.
+So a fallback record excuses its verdict only when it tells the failure by a code or a flag
+(`reason_code=SchemaErrorReason.CHECK_ERROR`, not `reason=f"judge error: {e}"`, which a reader can
+only show) and some module of the project reads that field beside the verdict (`field_reads`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 from failcode.facts.outcomes.channels import _SETTINGS
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import _dotted
 from failcode.facts.walk import walk
-from failcode.names import segments
+from failcode.names import FAILURE_WORDS, segments
 
 _HANDLER_KINDS = ("except", "narrow-except")
+# a read of a field whose name may name a failure (`.reason_code`, `.error`), checked by its words;
+# the literal dot keeps the scan of a whole file a small part of the cost of parsing it
+_TOLD = re.compile(r"\.([a-z_]*(?:error|reason|fail|fault|violation|problem|issue|err)\w*)")
+_FIELD = re.compile(r"[A-Za-z_]\w*")
+_OWNER = re.compile(r"([A-Za-z_]\w*)$")
+
+
+def field_reads(text: str) -> tuple[tuple[str, ...], ...]:
+    """The fields a module reads off one name, for each name it reads a failure-worded field off
+    (`result.passed`, `result.reason_code`): where a reader may sort records by their failure. Read
+    from the text, every file's, so the readers a screened-out file holds are seen too; a name means
+    the same record throughout the module, an approximation that errs towards "read"."""
+    owners = set()
+    for told in _TOLD.finditer(text):
+        if not FAILURE_WORDS.isdisjoint(segments(told.group(1))) and _read_at(text, told.end()):
+            owner = _OWNER.search(text, max(0, told.start() - 40), told.start())
+            if owner is not None:
+                owners.add(owner.group(1))
+    found = set()
+    for owner in owners:
+        fields, prefix = set(), owner + "."
+        at = text.find(prefix)
+        while at >= 0:
+            end = at + len(prefix)
+            if at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_."):
+                field = _FIELD.match(text, end)
+                if field is not None and _read_at(text, field.end()):
+                    fields.add(field.group())
+            at = text.find(prefix, end)
+        if len(fields) > 1:
+            found.add(tuple(sorted(fields)))
+    return tuple(sorted(found))
+
+
+def _read_at(text: str, end: int) -> bool:
+    """The field that ends at `end` is read: not called (`.error(…)`, a method) nor assigned."""
+    rest = text[end:end + 3].lstrip()
+    return not rest.startswith("(") and not (rest.startswith("=") and not rest.startswith("=="))
 
 
 def record_field(channel: str) -> bool:

@@ -31,7 +31,7 @@ class _Pending:
     """A write found by the scan, positioned and quoted only if it is kept."""
 
     __slots__ = ("node", "function", "channel", "values", "role", "kind", "why", "trigger", "region", "attempt",
-                 "stages", "kept", "source", "catch_all")
+                 "stages", "kept", "source", "catch_all", "told")
 
     def __init__(self, node, function, channel, values, role, kind, why, trigger, region, attempt=None,
                  stages=(), kept=None, source="", catch_all=False) -> None:
@@ -39,6 +39,7 @@ class _Pending:
         self.role, self.kind, self.why, self.trigger, self.region = role, kind, why, trigger, region
         self.attempt, self.stages, self.kept, self.source = attempt, stages, kept, source
         self.catch_all = catch_all
+        self.told: tuple[str, ...] = ()  # a record's fields that tell the failure by a code or flag (`Write.told`)
 
     def finish(self, lines: list[str]) -> Write:
         why = self.why if isinstance(self.why, str) else f"{self.why[0]} `{_short(self.why[1])}`"
@@ -54,7 +55,7 @@ class _Pending:
                 _short(self.kept[1]), self.kept[0]
         return Write(pos, self.function, self.channel, text, self.values, self.role, self.kind, why,
                      self.trigger, self.region[0], self.region[1], attempt, self.stages, kept, self.source,
-                     self.catch_all)
+                     self.catch_all, self.told)
 
 
 class _PendingBlame:

@@ -131,12 +131,13 @@ FRESH_BATCHES = {
     63: ["bandit", "yamllint", "pre-commit-hooks", "prospector"],
     64: ["langchain-tests", "trulens-eval", "jiwer", "pytest-subtests"],
     65: ["rouge-score", "detect-secrets", "pytest-testinfra", "deptry"],
+    66: ["interrogate", "inline-snapshot", "vulture", "codespell"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """406 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and forty-two of four, and the 15 packages of session 32's precision sweeps,
+    """410 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and forty-three of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -697,7 +698,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 37/1348: the floors hold. Session 53's consumer-read test for a record's failure code (tune: 16
 # findings silenced, 1 debatable and 15 false, pandera's check-error records; held-out: none;
 # fresh batches 64 and 65: no finding before or after) moved tune precision to 234/470 real and
-# 404/470 real or debatable: the floors hold.
+# 404/470 real or debatable: the floors hold. Fresh batch 66 (interrogate, inline-snapshot,
+# vulture, codespell: no finding; none of its 11 real defects found), labelled after that change
+# for the next one, moved held-out recall to 37/1359: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

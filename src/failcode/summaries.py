@@ -87,7 +87,6 @@ class Summaries:
                     if fallback.values[0] in found[1].values]
         return min(verdicts, key=lambda found: (found[0] != path, found[0], found[1].pos.line)) if verdicts else None
 
-
     def sorts_by_failure(self, fallback: Write) -> bool:
         """Some module of the project reads the fallback record's verdict field beside a field
         that tells the failure by a code or flag (`if result.passed: continue` …

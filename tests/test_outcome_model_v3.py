@@ -2415,6 +2415,68 @@ def require_agent(db, agent_id):
     assert project.findings("pkg") == [("pkg/store.py", "FC006", _line_of(STORE, "except Exception as exc:"))]
 
 
+STORES = '''
+from pkg.client import Client
+
+
+class RemoteStore:
+    def __init__(self, client: Client):
+        self.client = client
+
+    def _find(self, key):
+        try:
+            return self.client.fetch(key)
+        except Exception:
+            return None
+
+    def load(self, key):
+        item = self._find(key)
+        if item is None:
+            raise KeyError(f"{key} not found")
+        return item
+
+
+class MemoryStore:
+    def __init__(self):
+        self.items = {}
+
+    def _find(self, key):
+        return self.items.get(key)
+
+    def load(self, key):
+        item = self._find(key)
+        if item is None:
+            raise KeyError(f"{key} not found")
+        return item
+'''
+
+
+def test_nothing_read_as_not_found_by_its_own_class(project):
+    """`self._find(key)` in `RemoteStore.load` reaches `RemoteStore._find`, whatever other classes
+    define under that name (`MemoryStore._find`, which lets a failure out): its "not found" is said
+    of every failure of the remote fetch. Reported at that handler, and not at `MemoryStore`."""
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n", "pkg/stores.py": STORES})
+    assert project.findings("pkg") == [("pkg/stores.py", "FC006", _line_of(STORES, "except Exception:"))]
+
+
+def test_a_class_s_caller_reaches_only_its_own_definition(project):
+    """Control, before and after: when only `MemoryStore.load` says "not found" of `self._find`,
+    which reaches `MemoryStore._find`, the swallowing `RemoteStore._find` is not joined to it."""
+    quiet = STORES.replace('''        item = self._find(key)
+        if item is None:
+            raise KeyError(f"{key} not found")
+        return item
+
+
+class MemoryStore:''', '''        return self._find(key)
+
+
+class MemoryStore:''')
+    assert quiet != STORES
+    project.write({"pkg/__init__.py": "", "pkg/client.py": "class Client:\n    pass\n", "pkg/stores.py": quiet})
+    assert project.findings("pkg") == []
+
+
 def test_nothing_read_as_not_found_in_the_else_arm(project):
     """`if agent is not None: … else: raise …("not found")` says the same as `if agent is None:`;
     an `else` that says only that the load failed stays quiet."""

@@ -264,9 +264,10 @@ class Absence:
     """A caller says why one of our functions gave nothing back (`agent = get_agent(id)` … `if
     agent is None: raise HTTPException(404, "Agent not found")`): its callee's failures, when it
     answers them with that same nothing, get that cause too (facts/outcomes/; FC006 joins it with
-    the callee's `swallow` blames over the project, by the callee's last name)."""
+    the callee's `swallow` blames over the project, by the callee's last name, or, for a method of
+    the caller's own class called on `self`, with that class's definition alone)."""
 
-    callee: str  # the function's last name (`get_agent`)
+    callee: str  # the function's last name (`get_agent`), or `Store._lookup` for `self._lookup(…)` in `Store`
     line: int  # the test
     nothing: str  # what the test takes for nothing: `None` (`is None`), `False` (`is False`), `falsy` (`not x`)
     cause: str  # causes.Cause.name (`not-found`)

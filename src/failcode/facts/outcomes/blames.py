@@ -296,7 +296,8 @@ class Blames:
         if not arm:
             return
         test = _awaited(test)
-        callee = self.results.get(test.id) if isinstance(test, ast.Name) else self.our_function(test)
+        callee = self.results.get(test.id) if isinstance(test, ast.Name) \
+            else self._relayed_from(test) if self.our_function(test) is not None else None
         if not callee:
             return
         both = _messages_both_fill(arm, node.orelse if missing else node.body)

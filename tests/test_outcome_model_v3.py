@@ -655,10 +655,10 @@ class LoosePlugins:
 
     def path_of(self, name):
         try:
-            return self.locate(name)
+            found = self.locate(name)
         except OSError:
-            log.warning("plugin %s not found", name)
-            return None
+            raise LookupError(f"plugin {name} not found") from None
+        return found
 '''
 
 

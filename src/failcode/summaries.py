@@ -6,7 +6,8 @@ nothing back, and which records' fields it fills with a verdict (kept by the rec
 every construction in the project writes the same field). A caller in another module knows its
 callee only by the name it calls, so the summaries are kept by a function's last name, one per
 definition of that name in the project, and a question is answered yes only when every definition
-agrees: a caller never knows which of two same-named functions it reaches.
+agrees: a caller never knows which of two same-named functions it reaches. A method of the caller's
+own class called on `self` is the exception: it reaches that class's definition (`said_absent`).
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ from failcode.facts.walk import walk
 from failcode.names import FAILURE_WORDS, segments
 
 _HANDLER_KINDS = ("except", "narrow-except")
-# a read of a field whose name may name a failure (`.reason_code`, `.error`), checked by its words;
-# the literal dot keeps the scan of a whole file a small part of the cost of parsing it
-_TOLD = re.compile(r"\.([a-z_]*(?:err|reason|fail|fault|violation|problem|issue)\w*)")
+# a read of a field whose name may hold a failure word (`.reason_code`, `.error`), checked by its
+# words after; the literal dot keeps the scan of a whole file a small part of the cost of parsing it
+_TOLD = re.compile(r"\.([a-z_]*(?:" + "|".join(sorted(FAILURE_WORDS)) + r")\w*)")
 _FIELD = re.compile(r"[A-Za-z_]\w*")
 _OWNER = re.compile(r"([A-Za-z_]\w*)$")
 

@@ -134,12 +134,13 @@ FRESH_BATCHES = {
     66: ["interrogate", "inline-snapshot", "vulture", "codespell"],
     67: ["pydocstyle", "darglint", "xenon", "pytest-flakefinder"],
     68: ["seqeval", "lm-format-enforcer", "radon", "pip-check-reqs"],
+    69: ["check-manifest", "pyroma", "twine", "flake8"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """418 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and forty-five of four, and the 15 packages of session 32's precision sweeps,
+    """422 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and forty-six of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -711,7 +712,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # defects found), labelled after that change for the next one, moved held-out recall to 37/1368:
 # the floors hold. Fresh batch 68 (seqeval, lm-format-enforcer, radon, pip-check-reqs: no finding;
 # none of its 15 real defects found), labelled at session 53's end before its last change, moved
-# held-out recall to 37/1383, below the floor of .027, which follows it to .026.
+# held-out recall to 37/1383, below the floor of .027, which follows it to .026. Fresh batch 69
+# (check-manifest, pyroma, twine, flake8: no finding; none of its 9 real defects found), labelled
+# blind at session 54's start for its change, moved held-out recall to 37/1392: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.026, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

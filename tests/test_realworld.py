@@ -139,18 +139,19 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """422 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    """426 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
     batches of three and forty-six of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
-    same way, and the 1 of session 51's sweep (seen).
+    same way, and the 1 of session 51's sweep (seen), and session 54's tune batch of 4 developer
+    tools (seen), labelled the same way.
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of the fresh-batch list that was
     swept before (urllib3) is seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 104, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 108, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -715,6 +716,8 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # held-out recall to 37/1383, below the floor of .027, which follows it to .026. Fresh batch 69
 # (check-manifest, pyroma, twine, flake8: no finding; none of its 9 real defects found), labelled
 # blind at session 54's start for its change, moved held-out recall to 37/1392: the floors hold.
+# Session 54's tune batch (commitizen, pip-tools, towncrier, tbump: no finding; none of its 14
+# real defects found) moved tune recall to 71/371: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.026, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

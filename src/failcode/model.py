@@ -284,7 +284,9 @@ class Blame:
     `default`, a lookup default keyed by an exception's type (`subject`: the lookup); `no-result`,
     the arm for no result after waiting on a child (`subject`: the child); `swallow`, a broad handler
     whose only answer is `return None` or `return False` (`written`: that value), which the function's
-    callers may read as the thing not being there (`Absence`). `texts` are what it says:
+    callers may read as the thing not being there (`Absence`); `runs-lookup`, a handler of a lookup's own
+    failure that names a cause while its try runs what it looked up (`own`: (`runs`, what it calls, line,
+    the lookup's error)). `texts` are what it says:
     log messages, the errors it raises (class names too), strings it writes. For a handler, `own` is
     the own code the try runs, as (kind, name, line, what it says): (`yield`, "", 216, ""),
     (`raise`, "ValueError", 159, "temperature is 0"), (`call`, "self._run_judge", 282, "") for a

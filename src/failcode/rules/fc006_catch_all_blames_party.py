@@ -175,6 +175,23 @@ def _cause(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
             f"reported as that cause — catch the exception that means it, or say what failed")
 
 
+def _runs_lookup(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
+    """A handler of a lookup's own failure (`except KeyError` for `registry[name]`) names one cause
+    for it ("not found", "pip install …") while its try also runs what it looked up
+    (`registry[name](config)`): the code it runs raises that kind of error for reasons of its own (a
+    constructor reading a missing setting), and its failure is reported as the thing not being
+    there (issue 23, principle 6: a callback is code the try runs)."""
+    found = causes.asserted(blame.raised, blame.texts, blame.written)
+    if found is None:
+        return None
+    cause, words = found
+    _, ran, line, error = blame.own[0]
+    article = "an" if error[:1] in "AEIOU" else "a"
+    return (f"{blame.caught} says {_quote(words)!r}, {cause.says}, of every error it catches in the try at line "
+            f"{blame.attempt}, which also runs what it looked up (`{ran}(…)` at line {line}): {article} {error} inside "
+            f"that code is reported as the lookup's — run it after the try (in `else:`), or catch the lookup alone")
+
+
 def _told_by(call: str, cause: str, types: tuple[str, ...], blame: Blame, facts: FileFacts, project: Project) -> bool:
     """Our function `call` raises an error `types` catch to say `cause`: a method of the handler's
     own class called on `self` (`self._load()`, defined beside it) by that definition alone, which
@@ -218,9 +235,12 @@ def _swallow(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
 def _confidence(blame: Blame) -> str:
     """`medium` when only prose says the cause (a log line, a printed message): the handler may
     record or raise the failure truthfully beside it. A raised error, its message, or a value
-    recorded for the cause is `high`."""
+    recorded for the cause is `high`. A lookup's handler around what it found is `medium`: the code
+    it runs may never raise that kind of error (a constructor that only stores its arguments)."""
     if blame.shape == "swallow":
         return "medium"  # the callers are matched by the function's name
+    if blame.shape == "runs-lookup":
+        return "medium"  # whether the code it runs can raise that kind of error is not shown
     if blame.shape != "cause":
         return "high"
     found = causes.asserted(blame.raised, blame.texts, blame.written)
@@ -235,7 +255,7 @@ def _types(caught: str) -> tuple[str, ...]:
 
 
 _SHAPES = {"handler": _handler, "poll": _poll, "status": _status, "default": _type_default, "no-result": _no_result,
-           "cause": _cause, "swallow": _swallow}
+           "cause": _cause, "swallow": _swallow, "runs-lookup": _runs_lookup}
 
 
 def _says_internal(blame: Blame, project: Project) -> bool:

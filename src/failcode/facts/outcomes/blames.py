@@ -112,6 +112,53 @@ def _presence(answer: Optional[ast.expr]) -> bool:
     return isinstance(answer.left, ast.Call) and isinstance(nothing, ast.Constant) and nothing.value is None
 
 
+# What a lookup raises when the thing is not there (the concept "a lookup's own failure"): a
+# subscript's `KeyError` (`IndexError` for a sequence), `getattr`'s `AttributeError` without a
+# default, `import_module`'s `ImportError`; `LookupError` is the first two's base.
+_LOOKUP_ERRORS = frozenset("KeyError IndexError LookupError AttributeError ImportError ModuleNotFoundError".split())
+
+
+def _lookup_errors(node: ast.expr) -> tuple[str, ...]:
+    """The errors a lookup raises for a missing thing: `KeyError` (or `IndexError`, for a sequence)
+    for `registry[name]`, `AttributeError` for `getattr(module, name)`, `ModuleNotFoundError` for
+    `importlib.import_module(path)`; none for anything else (`getattr(obj, name, None)` answers its
+    default instead)."""
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        return ("KeyError", "IndexError")
+    if isinstance(node, ast.Call) and not node.keywords:
+        name = (_callee(node) or "").rpartition(".")[2]
+        if name == "getattr" and len(node.args) == 2:
+            return ("AttributeError",)
+        if name in ("import_module", "__import__"):
+            return ("ModuleNotFoundError",)
+    return ()
+
+
+def _said(attempt, handler: ast.ExceptHandler) -> Optional[tuple[tuple[str, ...], ...]]:
+    """What a handler asserts of every failure it catches, when it names one specific cause
+    (causes.py): its words (prose and recorded codes), the classes it raises, the values it records,
+    and the words of the errors it raises; None when it passes the exception on, looks at it first,
+    or names no cause. Only what the handler does on every path counts (a statement under an `if`
+    in it is a decision on what it caught), and a message that carries the caught exception's own
+    text, or a log line that prints its traceback, hands the truth on beside the words of the cause."""
+    if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
+        return None
+    plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
+    carries = _carriers(handler, plain) | _messages_both_fill(plain, attempt.body)
+    told_by = [statement for statement in plain if id(statement) not in carries]
+    texts = tuple(dict.fromkeys(_words_of(told_by)))
+    # the class a raise names is what every caller that catches it is told, whatever its message carries
+    raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in plain
+                                 if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
+    written = tuple(dict.fromkeys(_written(plain, frozenset())))
+    codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose
+    if causes.asserted(raised, (*texts, *codes), written) is None:
+        return None
+    told = tuple(dict.fromkeys(text for statement in told_by if isinstance(statement, ast.Raise)
+                               and statement.exc is not None for text in _words_of([ast.Expr(statement.exc)])))
+    return tuple(dict.fromkeys((*texts, *codes))), raised, written, told
+
+
 class Blames:
     """Part of `Scan`: the cause a broad handler or a "no result" test records or raises."""
 
@@ -204,29 +251,16 @@ class Blames:
 
     def cause(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a handler of a broad family (causes.py) that names one specific cause for what it
-        caught (`raise FileNotFoundError(…)`, "config not found", `status = "timeout"`) without
-        passing the exception on as it is or looking at it first. Only what the handler does on
-        every path counts (a statement under an `if` in it is a decision on what it caught), and a
-        message that carries the caught exception's own text, or a log line that prints its
-        traceback, hands the truth on beside the words of the cause; a value it records for the
-        cause (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter reads, and a class it
-        raises (`raise FileNotFoundError(f"failed to load: {e}")`) is what every caller that
-        catches it is told, with or without it. With it, the try's calls and imports (what else can
-        fail there) and how many statements the try runs.
+        caught (`raise FileNotFoundError(…)`, "config not found", `status = "timeout"`: `_said`). A
+        value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter
+        reads, and a class it raises (`raise FileNotFoundError(f"failed to load: {e}")`) is what
+        every caller that catches it is told, with or without the caught text. With it, the try's
+        calls and imports (what else can fail there) and how many statements the try runs.
         Whether the cause is wrong for what the try can raise is FC006's to judge."""
-        if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
+        said = _said(attempt, handler)
+        if said is None:
             return
-        plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
-        carries = _carriers(handler, plain) | _messages_both_fill(plain, attempt.body)
-        told_by = [statement for statement in plain if id(statement) not in carries]
-        texts = tuple(dict.fromkeys(_words_of(told_by)))
-        # the class a raise names is what every caller that catches it is told, whatever its message carries
-        raised = tuple(dict.fromkeys(name.rpartition(".")[2] for statement in plain
-                                     if isinstance(statement, ast.Raise) for name in [_raised(statement)] if name))
-        written = tuple(dict.fromkeys(_written(plain, frozenset())))
-        codes = tuple(text for text in _words_of(plain) if causes.is_code(text))  # recorded, never prose
-        if causes.asserted(raised, (*texts, *codes), written) is None:
-            return
+        texts, raised, written, told = said
         # `import`: a module the try imports, whose failure to load is the import's own answer
         calls = [("import", alias.name, statement.lineno, "") for statement in _simple_statements(attempt.body)
                  if isinstance(statement, (ast.Import, ast.ImportFrom)) for alias in statement.names]
@@ -237,11 +271,45 @@ class Blames:
                 kind = "own" if self.is_own_call(node) or self.ours(node) else "start" if self.starts(node) else "call"
                 calls.append((kind, _callee(node), node.lineno, ""))
         statements = sum(1 for _ in _simple_statements(attempt.body))
-        told = tuple(dict.fromkeys(text for statement in told_by if isinstance(statement, ast.Raise)
-                                   and statement.exc is not None for text in _words_of([ast.Expr(statement.exc)])))
-        self.blames.append(_PendingBlame(handler, self.qualname, tuple(dict.fromkeys((*texts, *codes))),
-                                         attempt.lineno, "cause", _caught(types), tuple(calls), raised, written,
-                                         subject=str(statements), told=told))
+        self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "cause", _caught(types),
+                                         tuple(calls), raised, written, subject=str(statements), told=told))
+
+    def runs_lookup(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
+        """Notes a handler of a lookup's own failure (`except KeyError` for `registry[name]`,
+        `except AttributeError` for `getattr(module, name)`, `except ImportError` for
+        `import_module(path)`) that names one cause ("not found", "pip install …") for what it
+        caught, around a try that also runs what it looked up (`registry[name](config)`, `cls =
+        getattr(module, name)` … `cls(**kwargs)`): an error of that kind inside the code it runs (a
+        plugin's constructor reading a missing setting, a skill's own attribute error) is reported
+        as the lookup's (issue 23, principle 6: callbacks are code the try runs). A try that runs
+        what it looked up only after the handler (`else:`, or after the try) is quiet, and so is a
+        handler that carries what it caught (as for `cause`). The first call that runs it is kept."""
+        if not types or not all(t.rpartition(".")[2] in _LOOKUP_ERRORS for t in types):
+            return
+        said = _said(attempt, handler)
+        if said is None:
+            return
+        looked: dict[str, tuple[str, ...]] = {}  # a name the try binds to what a lookup found: its errors
+        for statement in _simple_statements(attempt.body):
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name):
+                errors = _lookup_errors(_awaited(statement.value))
+                if errors:
+                    looked[statement.targets[0].id] = errors
+        for node in _nodes(attempt.body, prose=False):
+            if not isinstance(node, ast.Call):
+                continue
+            errors = looked.get(node.func.id, ()) if isinstance(node.func, ast.Name) else _lookup_errors(node.func)
+            # the handler's own name for the lookup's error: `except ImportError` hears any import failing
+            error = next((name.rpartition(".")[2] for error in errors for name in types
+                          if causes.catches((name,), error)), None)
+            if error is not None:
+                texts, raised, written, told = said
+                ran = _short(node.func)
+                self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "runs-lookup",
+                                                 _caught(types), (("runs", ran, node.lineno, error),), raised,
+                                                 written, told=told))
+                return
 
     def swallow(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a broad handler whose only answer is nothing (`except Exception: log_error(…);

@@ -329,6 +329,8 @@ class FailurePaths:
                 self.cause(node, handler, types)
                 self.swallow(node, handler, types)
                 self.error_as_reply(node, handler, types)
+            else:
+                self.runs_lookup(node, handler, types)
             if _reraises(handler.body) and not _raises_if_configured(handler) or context.fallback is not None \
                     or statements == 1 and _only_compares(node.body[0]) \
                     or not catches_all(types) and _conversions_answer(node.body, types):

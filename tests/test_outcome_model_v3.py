@@ -2921,6 +2921,63 @@ def test_a_record_whose_readers_sort_on_its_failure_code(project):
     ])
 
 
+CHOSEN = '''
+from inspect_ai.scorer import CORRECT, INCORRECT, Score
+
+
+def check_autoscaler(metric):
+    if "requestRate" not in metric:
+        return Score(value=INCORRECT, explanation="the scaler reads no request rate")
+    return None  # nothing wrong found: the caller scores CORRECT
+
+
+async def score_autoscaler(state, sandbox):
+    try:
+        result = await sandbox.exec(["kubectl", "get", "scaledobject", "-o", "yaml"])
+        return check_autoscaler(result.stdout)
+    except Exception as e:
+        return Score(value=INCORRECT, explanation=f"could not read the scaler: {e}")
+'''
+
+ALIKE = '''
+class DebuggedApplication:
+    def debug_application(self, environ, start_response):
+        try:
+            yield from self.app(environ, start_response)
+        except Exception as e:
+            html = render_traceback(e)
+            response = Response(html, status=500, mimetype="text/html")
+            yield from response(environ, start_response)
+
+    def execute_command(self, request, command, frame):
+        if not self.check_host_trust(request.environ):
+            return SecurityError()
+        return Response(frame.eval(command), mimetype="text/html")
+'''
+
+
+def test_a_record_field_a_compare_chooses_and_one_that_says_no_outcome(project):
+    """A constant a compare chooses for a record's field is its verdict when it can say how work
+    went: `Score(value=INCORRECT)` under `if "requestRate" not in metric:`, even where the check
+    builds no other record (`return None` when nothing is wrong). A catch-all that builds the record
+    with `INCORRECT` records the crashed sandbox as a failing check. A plain string without a word of
+    an outcome (`Response(…, mimetype="text/html")` after `if not trusted: return SecurityError()`)
+    names how the record is built: the debugger's own error page with that mimetype fakes no verdict
+    (issue 23: values that are no outcome at all)."""
+    project.write({"pkg/__init__.py": "", "pkg/task.py": CHOSEN, "pkg/debug.py": ALIKE})
+    assert project.findings("pkg") == [
+        ("pkg/task.py", "FC003", _line_of(CHOSEN, 'explanation=f"could not read the scaler: {e}"')),
+    ]
+
+
+def test_a_record_field_of_another_plain_string_stays_quiet(project):
+    """Control, before and after: the error page's mimetype differs from the command's
+    (`"text/plain"`): the handler repeats no value the guard's arm holds, so nothing is reported."""
+    alike = ALIKE.replace('status=500, mimetype="text/html"', 'status=500, mimetype="text/plain"')
+    project.write({"pkg/__init__.py": "", "pkg/debug.py": alike})
+    assert project.findings("pkg") == []
+
+
 def test_a_record_s_code_read_apart_from_its_verdict_excuses_nothing(project):
     """Control, before and after: a module that reads the error code off one name (`c.error`) and
     the verdict off another (`r.passed`) does not sort the records it counts: the record with

@@ -86,6 +86,27 @@ FAILURE_WORDS = frozenset(
 )
 
 
+# Words that say how a piece of work ended or what a check of it found: the concept "an outcome"
+# (`passed`, `erroneous`, `tool_completed`, `timeout`, `Incorrect`). A plain string without one
+# names a thing a function chose or classified: an encoding (`utf-8`), a type (`string`), a method
+# (`tasks`, `combine`), a backend's class path. Work that has not ended (`pending`, `processing`)
+# has no outcome yet.
+_OUTCOME_WORDS = frozenset(
+    "success succeeded successful succeed ok okay pass passed passes fail fails failed failing failure error errors"
+    " errored erroneous exception correct incorrect wrong right valid invalid yes no true false good bad"
+    " accept accepted reject rejected approve approved deny denied allow allowed block blocked refuse refused"
+    " decline declined resolve resolved unresolved complete completed done finish finished win won lose lost loss"
+    " tie draw timeout timeouts timed expire expired cancel cancelled canceled abort aborted stop stopped skip"
+    " skipped crash crashed kill killed unavailable unhealthy unreachable match matched mismatch safe unsafe unknown"
+    " found missing present absent exists".split()
+)
+
+
+def says_outcome_word(text: str) -> bool:
+    """`"tool_completed"`, `"Incorrect"`, `"timed out"`: a value with a word of how work ended."""
+    return not _OUTCOME_WORDS.isdisjoint(segments(text))
+
+
 # Words that, alone, say the work went well (`"success"`, `"OK"`, `"completed"`): the concept "success".
 _SUCCESS_WORDS = frozenset("success succeeded successful ok okay pass passed completed complete done".split())
 

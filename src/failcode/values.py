@@ -11,7 +11,7 @@ from typing import Optional
 
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.model import Registry, Site
-from failcode.names import segments
+from failcode.names import says_outcome_word, segments
 
 
 # Words that, alone, only say that something went wrong.
@@ -34,22 +34,6 @@ _STATUS_WORDS = frozenset(
 )
 
 
-# Words that say how a piece of work ended or what a check of it found: the concept "an outcome"
-# (`passed`, `erroneous`, `tool_completed`, `timeout`, `Incorrect`). A plain string without one
-# names a thing a function chose or classified: an encoding (`utf-8`), a type (`string`), a method
-# (`tasks`, `combine`), a backend's class path. Work that has not ended (`pending`, `processing`)
-# has no outcome yet.
-_OUTCOME_WORDS = frozenset(
-    "success succeeded successful succeed ok okay pass passed passes fail fails failed failing failure error errors"
-    " errored erroneous exception correct incorrect wrong right valid invalid yes no true false good bad"
-    " accept accepted reject rejected approve approved deny denied allow allowed block blocked refuse refused"
-    " decline declined resolve resolved unresolved complete completed done finish finished win won lose lost loss"
-    " tie draw timeout timeouts timed expire expired cancel cancelled canceled abort aborted stop stopped skip"
-    " skipped crash crashed kill killed unavailable unhealthy unreachable match matched mismatch safe unsafe unknown"
-    " found missing present absent exists".split()
-)
-
-
 class Values:
     """Part of `Project`: the words of a recorded value (its `patterns`: internal and blame), and
     the registered code it may be a typo of."""
@@ -64,7 +48,7 @@ class Values:
         (coverage's `"combine"`, dask's `"tasks"`, safety's `"utf-8"`, sglang's type guesses and
         attention backend)."""
         return self.is_code(site) or is_verdict_function(site.function.rpartition(".")[2]) \
-            or not _OUTCOME_WORDS.isdisjoint(segments(value))
+            or says_outcome_word(value)
 
     def near_miss(self, site: Site, code: str) -> Optional[tuple[str, Registry]]:
         """A registered code `code` is probably a typo of (`ANSWER_MISMATHC` → `ANSWER_MISMATCH`),

@@ -25,11 +25,13 @@ from __future__ import annotations
 import ast
 import re
 
+from failcode.causes import is_code
 from failcode.facts.outcomes.channels import _SETTINGS
 from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import _dotted
 from failcode.facts.walk import walk
-from failcode.names import FAILURE_WORDS, segments
+from failcode.facts.vocabulary import is_verdict_function
+from failcode.names import FAILURE_WORDS, says_outcome_word, segments
 
 _HANDLER_KINDS = ("except", "narrow-except")
 # a read of a field whose name may hold a failure word (`.reason_code`, `.error`), checked by its
@@ -91,9 +93,22 @@ class RecordFields:
         verdict there."""
         verdicts = {w.channel for w in self.writes if w.role == "verdict"}
         return [write for write in self.writes if record_field(write.channel) and (
-            write.role == "verdict" and write.kind in ("computed", "decided")
+            write.role == "verdict" and (write.kind == "computed" or write.kind == "decided" and self.says_outcome(write))
             or write.role == "fallback" and write.kind in _HANDLER_KINDS and write.kept is None
             and write.channel not in verdicts and not self.decided_by_the_try(write))]
+
+    def says_outcome(self, verdict: _Pending) -> bool:
+        """A constant a compare chooses for a record's field is a verdict when it can say how work
+        went: a number or a flag, a code (`INCORRECT`, `NOT_FOUND`), a word of an outcome
+        (`"rejected"`), or anything a function that judges records. A plain string without one names
+        how the record is built (`Response(body, mimetype="text/html")` after `if not trusted: return
+        SecurityError()`), as `return "utf-8"` names a choice (`Values.says_outcome`): no outcome a
+        fallback's copy of it could fake (issue 23: values that are no outcome at all)."""
+        value = verdict.values[0]
+        if value[:1] not in "'\"":
+            return True
+        text = value[1:-1]
+        return is_code(text) or says_outcome_word(text) or is_verdict_function(self.qualname.rpartition(".")[2])
 
     def decided_by_the_try(self, fallback: _Pending) -> bool:
         """The try builds the record with a constant in the fallback's field itself (`json.loads(output)`

@@ -141,19 +141,19 @@ FRESH_BATCHES = {
 
 
 def test_the_committed_corpus_and_its_split():
-    """434 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    """437 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
     batches of three and forty-eight of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
     same way, and the 1 of session 51's sweep (seen), and session 54's tune batch of 4 developer
-    tools (seen), labelled the same way.
+    tools (seen), labelled the same way, and the 3 of session 55's sweep (seen).
     The held-out share of the `new` packages is the 17 with the smallest name hash, so nobody chose
     them by hand. A package of the fresh-batch list that was
     swept before (urllib3) is seen: tune, and the next one takes its place in the batch."""
     pins = rw.read_corpus((REPO / "benchmarks" / "realworld" / "corpus.txt").read_text())
     origins = Counter(pin.origin for pin in pins)
-    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 108, 47)
+    assert (origins["tuned"], origins["seen"], origins["new"]) == (18, 111, 47)
     batches: dict[int, list[str]] = {}
     for pin in pins:
         if pin.fresh is not None:
@@ -728,7 +728,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # session's first change, moved held-out recall to 37/1403: the floors hold. Fresh batch 71
 # (diff-cover, liccheck, docformatter, pycodestyle: no finding; none of its 13 real defects
 # found), labelled blind and read a second time during session 55, moved held-out recall to
-# 37/1416: the floors hold.
+# 37/1416: the floors hold. Session 55's record-field change (a plain string chosen for a record's
+# field says no outcome: tune and held-out unchanged, fresh batches 70 and 71 no finding before
+# or after) and its sweep's three packages (werkzeug's false finding gone with the change;
+# jinja2's debatable and datasets' real one, judged blind) moved tune precision to 245/486 real
+# and 419/486 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.026, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -2939,6 +2939,30 @@ async def score_autoscaler(state, sandbox):
         return Score(value=INCORRECT, explanation=f"could not read the scaler: {e}")
 '''
 
+MEMBER = '''
+import json
+from enum import Enum
+
+
+class Grade(Enum):
+    A = "a"
+    B = "b"
+
+
+def check_replicas(scaling_metric):
+    if "minReplicas" not in scaling_metric:
+        return Score(value=Grade.B, explanation="the scaler sets no replica floor")
+    return None
+
+
+async def score_replicas(state, sandbox):
+    try:
+        result = await sandbox.exec(["kubectl", "get", "hpa", "-o", "json"])
+        return check_replicas(json.loads(result.stdout))
+    except Exception as e:
+        return Score(value=Grade.B, explanation=str(e))
+'''
+
 ALIKE = '''
 class DebuggedApplication:
     def debug_application(self, environ, start_response):
@@ -2959,13 +2983,15 @@ class DebuggedApplication:
 def test_a_record_field_a_compare_chooses_and_one_that_says_no_outcome(project):
     """A constant a compare chooses for a record's field is its verdict when it can say how work
     went: `Score(value=INCORRECT)` under `if "requestRate" not in metric:`, even where the check
-    builds no other record (`return None` when nothing is wrong). A catch-all that builds the record
+    builds no other record (`return None` when nothing is wrong), and an enum member
+    (`Score(value=Grade.B)`), a constant's name whatever its words. A catch-all that builds the record
     with `INCORRECT` records the crashed sandbox as a failing check. A plain string without a word of
     an outcome (`Response(…, mimetype="text/html")` after `if not trusted: return SecurityError()`)
     names how the record is built: the debugger's own error page with that mimetype fakes no verdict
     (issue 23: values that are no outcome at all)."""
-    project.write({"pkg/__init__.py": "", "pkg/task.py": CHOSEN, "pkg/debug.py": ALIKE})
-    assert project.findings("pkg") == [
+    project.write({"pkg/__init__.py": "", "pkg/task.py": CHOSEN, "pkg/grades.py": MEMBER, "pkg/debug.py": ALIKE})
+    assert sorted(project.findings("pkg")) == [
+        ("pkg/grades.py", "FC003", _line_of(MEMBER, "explanation=str(e)")),
         ("pkg/task.py", "FC003", _line_of(CHOSEN, 'explanation=f"could not read the scaler: {e}"')),
     ]
 

@@ -31,7 +31,7 @@ from failcode.facts.outcomes.records import _Pending
 from failcode.facts.outcomes.syntax import _dotted
 from failcode.facts.walk import walk
 from failcode.facts.vocabulary import is_verdict_function
-from failcode.names import FAILURE_WORDS, says_outcome_word, segments
+from failcode.names import FAILURE_WORDS, is_constant_name, says_outcome_word, segments
 
 _HANDLER_KINDS = ("except", "narrow-except")
 # a read of a field whose name may hold a failure word (`.reason_code`, `.error`), checked by its
@@ -99,7 +99,7 @@ class RecordFields:
 
     def says_outcome(self, verdict: _Pending) -> bool:
         """A constant a compare chooses for a record's field is a verdict when it can say how work
-        went: a number or a flag, a code (`INCORRECT`, `NOT_FOUND`), a word of an outcome
+        went: a number or a flag, a code or a constant's name (`NOT_FOUND`, `Grade.A`), a word of an outcome
         (`"rejected"`), or anything a function that judges records. A plain string without one names
         how the record is built (`Response(body, mimetype="text/html")` after `if not trusted: return
         SecurityError()`), as `return "utf-8"` names a choice (`Values.says_outcome`): no outcome a
@@ -108,7 +108,8 @@ class RecordFields:
         if value[:1] not in "'\"":
             return True
         text = value[1:-1]
-        return is_code(text) or says_outcome_word(text) or is_verdict_function(self.qualname.rpartition(".")[2])
+        return is_code(text) or is_constant_name(text) or says_outcome_word(text) \
+            or is_verdict_function(self.qualname.rpartition(".")[2])
 
     def decided_by_the_try(self, fallback: _Pending) -> bool:
         """The try builds the record with a constant in the fallback's field itself (`json.loads(output)`

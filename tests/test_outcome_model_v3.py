@@ -3091,3 +3091,41 @@ def test_sites_lists_a_record_field_s_verdict_and_its_fallbacks(project):
             "score >= self.threshold") in rows
     assert ("pkg/evaluate.py", _line_of(EVALUATE, 'reason=f"metric error: {e}"'), "MetricResult(passed=)", "fallback",
             "False") in rows
+
+
+# -- FC006 by cause: a raise chained to what it caught ------------------------------------------------
+# `raise X("… not found") from exc` links the caught error for a traceback, but whoever catches X and
+# prints it shows "not found" alone: the chain does not carry the truth the way `{exc}` in the message
+# does (rule page, FC006 "By cause").
+
+CHAINED = '''
+class DatasetMissing(Exception):
+    pass
+
+
+def load_dataset(store, name):
+    try:
+        return store.get_dataset(name)
+    except Exception as exc:
+        raise DatasetMissing(f"dataset {name} does not exist"){chain}
+'''
+
+
+def test_a_cause_raised_from_what_it_caught_tells_its_catcher_only_the_cause(project):
+    source = CHAINED.replace("{chain}", " from exc")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC006", _line_of(source, "except Exception as exc:"))]
+
+
+def test_a_cause_raised_unchained_is_reported_as_before(project):
+    # control: reported before and after the chain stopped counting as carrying the caught error
+    source = CHAINED.replace("{chain}", "")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC006", _line_of(source, "except Exception as exc:"))]
+
+
+def test_a_chained_cause_whose_message_carries_what_it_caught_stays_quiet(project):
+    # control: quiet before and after; the message shows the caught error beside the cause
+    source = CHAINED.replace('does not exist"){chain}', 'does not exist: {exc}") from exc')
+    found, _ = _check(project, source)
+    assert found == []

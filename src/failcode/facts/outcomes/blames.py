@@ -469,10 +469,13 @@ def _carriers(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> set[int]:
     `str(e)`), a name bound from it in the handler (`err = str(e)`, `tb = traceback.format_exc()`),
     or its traceback (`traceback.format_exc()`, `logger.exception(…)`); and a message bound only to
     be said by one of those (`msg = "… invalid or not found: [%s]"` … `raise RuntimeError(msg %
-    (uri, tb))`): its words go out beside the exception's own."""
+    (uri, tb))`): its words go out beside the exception's own. A raise's `from exc` is not read: it
+    chains the caught error for a traceback, while whoever catches the new one prints its message
+    (`raise NotFound("dataset not found") from exc` tells a caller "not found" and nothing else)."""
     reads, formats = [], []  # per statement: the names it reads, whether it puts a traceback in words
     for statement in plain:
-        nodes = list(_nodes([statement]))
+        nodes = list(_nodes([statement.exc] if isinstance(statement, ast.Raise) and statement.exc is not None
+                            else [statement]))
         reads.append({node.id for node in nodes if isinstance(node, ast.Name)})
         formats.append(_logs_traceback(statement) or any(
             isinstance(node, ast.Call) and (_callee(node) or "").rpartition(".")[2] in _TRACEBACK_CALLS for node in nodes))

@@ -139,12 +139,13 @@ FRESH_BATCHES = {
     71: ["diff-cover", "liccheck", "docformatter", "pycodestyle"],
     72: ["docstr-coverage", "pip-licenses", "mutpy", "isort"],
     73: ["check-jsonschema", "validate-pyproject", "pyupgrade", "refurb"],
+    74: ["nbqa", "pipdeptree", "licensecheck", "pytest-sugar"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """445 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and fifty of four, and the 15 packages of session 32's precision sweeps,
+    """449 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and fifty-one of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -744,7 +745,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 4 debatable, 3 false, held-out 8 more, 5 real, 2 debatable, 1 false, all judged blind, recall +0
 # on both; fresh batch 73: no finding before or after) moved tune precision to 255/503 real and
 # 433/503 real or debatable, held-out precision to 124/332 real and 234/332 real or debatable: the
-# floors hold.
+# floors hold. Fresh batch 74 (nbqa, pipdeptree, licensecheck, pytest-sugar: no finding; none of
+# its 8 real defects found), labelled blind during session 56 for its second change, moved held-out
+# recall to 37/1441: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

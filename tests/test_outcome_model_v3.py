@@ -3129,3 +3129,49 @@ def test_a_chained_cause_whose_message_carries_what_it_caught_stays_quiet(projec
     source = CHAINED.replace('does not exist"){chain}', 'does not exist: {exc}") from exc')
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- FC006 by cause: a try that calls nothing fails where it looks up ----------------------------------
+# `os.environ["KEY"]` under a catch-all that says "not found": with no call, import or re-raised object
+# in the try, the lookup's own KeyError is the one failure there, and the cause is true.
+
+LOOKUP_ONLY = '''
+import os
+
+
+def api_key():
+    try:
+        return {tried}
+    except Exception:
+        raise RuntimeError("Search API key not found; set SEARCH_API_KEY")
+'''
+
+
+def test_a_catch_all_around_nothing_but_a_lookup_says_not_found_truly(project):
+    source = LOOKUP_ONLY.replace("{tried}", 'os.environ["SEARCH_API_KEY"]')
+    found, _ = _check(project, source)
+    assert found == []
+
+
+@pytest.mark.parametrize("tried", [
+    'client.fetch_secret("SEARCH_API_KEY")',  # a call of another party: it fails otherwise too
+    '(vault / "search").read_text(encoding="utf-8")',  # a call no dotted name spells
+])
+def test_a_catch_all_around_a_call_still_says_one_cause_for_all(project, tried):
+    # control: reported before and after the lookup-only try stopped being reported
+    source = LOOKUP_ONLY.replace("{tried}", tried)
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC006", _line_of(source, "except Exception:"))]
+
+
+def test_a_reraised_object_is_more_than_a_lookup(project):
+    # control: `raise error` raises whatever was made elsewhere (issue 23, principle 6)
+    source = '''
+def relay(error):
+    try:
+        raise error
+    except Exception:
+        raise LookupError("record not found")
+'''
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC006", _line_of(source, "except Exception:"))]

@@ -152,7 +152,9 @@ def _cause(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     does any broad handler around nothing but imports (`try: import faiss` … `except: raise
     DependencyNotInstalledException("faiss")`): a module that does not load is, to its user,
     missing; measured on session 36's sweeps, where blind judges called all five such findings
-    false."""
+    false. And a try that calls nothing (no call, import or re-raised object: `api_key =
+    os.environ["API_KEY"]`) can fail only where it looks something up, so "not found" is what
+    failed; session 56's sweep, where a blind judge called all six such findings false."""
     found = causes.asserted(blame.raised, blame.texts, blame.written)
     if found is None:
         return None
@@ -164,11 +166,14 @@ def _cause(blame: Blame, facts: FileFacts, project: Project) -> Optional[str]:
     calls = [entry for entry in blame.own if entry[0] != "import"]
     if cause.name in ("not-installed", "not-found") and imports and blame.subject == str(len({e[2] for e in imports})):
         return None  # a try of nothing but imports: a module that does not load is missing, as it says
+    if cause.name == "not-found" and not blame.own:
+        return None  # a try that calls nothing fails where it looks up (`os.environ["API_KEY"]`): not there
     if not catches_all(types) and calls \
             and all(kind == "own" and _told_by(name, cause.name, types, blame, facts, project)
                     or kind == "start" and causes.tells_missing_program(cause, types) for kind, name, _, _ in calls):
         return None
-    called = ", ".join(dict.fromkeys(f"{name}()" for _, name, _, _ in calls[:3]))
+    named = [name for kind, name, _, _ in calls if kind != "raise"]  # a re-raised object is no call
+    called = ", ".join(dict.fromkeys(f"{name}()" for name in named[:3]))
     does = f" (which calls {called})" if called else ""
     return (f"{blame.caught} says {_quote(words)!r}, {cause.says}, for every failure of the try at line "
             f"{blame.attempt}{does}: whatever else fails there ({causes.other_failures(types)}) is "

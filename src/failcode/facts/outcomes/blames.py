@@ -9,6 +9,7 @@ import ast
 from typing import Iterator, Optional
 
 from failcode import causes
+from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Pending, _PendingBlame
 from failcode.facts.outcomes.syntax import (
     _BUILTINS, _NOWHERE, _PROBE_WORDS, _SCOPES, _SIMPLE, _absence, _awaited, _bound, _callee, _caught, _dotted,
@@ -255,7 +256,8 @@ class Blames:
         value it records for the cause (`failures.append("UPSTREAM_TIMEOUT")`) is what every counter
         reads, and a class it raises (`raise FileNotFoundError(f"failed to load: {e}")`) is what
         every caller that catches it is told, with or without the caught text. With it, the try's
-        calls and imports (what else can fail there) and how many statements the try runs.
+        calls, imports and re-raised objects (what else can fail there) and how many statements the
+        try runs.
         Whether the cause is wrong for what the try can raise is FC006's to judge."""
         said = _said(attempt, handler)
         if said is None:
@@ -265,11 +267,15 @@ class Blames:
         calls = [("import", alias.name, statement.lineno, "") for statement in _simple_statements(attempt.body)
                  if isinstance(statement, (ast.Import, ast.ImportFrom)) for alias in statement.names]
         for node in _nodes(attempt.body, prose=False):
-            if isinstance(node, ast.Call) and _callee(node) and _callee(node) not in TEXT_CALLS:
+            if isinstance(node, ast.Call) and _callee(node) not in TEXT_CALLS:
                 # `own`: a function of ours, whose raises the project summarises (`Summaries.raises_for`),
-                # also through a module of our package (`process.exec_cmd(…)`); `start`: a program started
+                # also through a module of our package (`process.exec_cmd(…)`); `start`: a program started;
+                # a call no dotted name spells (`(root / path).resolve()`) by its method's name
                 kind = "own" if self.is_own_call(node) or self.ours(node) else "start" if self.starts(node) else "call"
-                calls.append((kind, _callee(node), node.lineno, ""))
+                calls.append((kind, _callee(node) or _method(node) or "…", node.lineno, ""))
+        # `raise`: an exception object made elsewhere, raised again in the try (`raise exc`): whatever it is
+        calls += [("raise", _raised(statement) or "", statement.lineno, "") for statement in _simple_statements(attempt.body)
+                  if isinstance(statement, ast.Raise) and statement.exc is not None and not isinstance(statement.exc, ast.Call)]
         statements = sum(1 for _ in _simple_statements(attempt.body))
         self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "cause", _caught(types),
                                          tuple(calls), raised, written, subject=str(statements), told=told))

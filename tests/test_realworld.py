@@ -140,12 +140,13 @@ FRESH_BATCHES = {
     72: ["docstr-coverage", "pip-licenses", "mutpy", "isort"],
     73: ["check-jsonschema", "validate-pyproject", "pyupgrade", "refurb"],
     74: ["nbqa", "pipdeptree", "licensecheck", "pytest-sugar"],
+    75: ["pytest-instafail", "cyclonedx-bom", "slotscheck", "djlint"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """449 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and fifty-one of four, and the 15 packages of session 32's precision sweeps,
+    """453 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and fifty-two of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -750,7 +751,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # recall to 37/1441: the floors hold. Session 56's lookup-only change (a catch-all around a try that
 # calls nothing says "not found" truly: tune unchanged; held-out 2 fewer, 1 real and 1 false, recall
 # +0; fresh batch 74: no finding before or after) moved held-out precision to 123/330 real and
-# 233/330 real or debatable: the floors hold.
+# 233/330 real or debatable: the floors hold. Fresh batch 75 (pytest-instafail, cyclonedx-bom,
+# slotscheck, djlint: no finding; none of its 4 real defects found), labelled blind during session
+# 56 for its third change, moved held-out recall to 37/1445: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -3175,3 +3175,34 @@ def relay(error):
 '''
     found, _ = _check(project, source)
     assert found == [("m.py", "FC006", _line_of(source, "except Exception:"))]
+
+
+# -- FC006 by cause: a handler that keeps what it caught ------------------------------------------------
+# `exception = e` beside `count = "not found"`, both returned: whoever reads the pair has the error
+# itself, as a message carrying `{e}` would give it.
+
+KEPT = '''
+def physical_cores():
+    exception = None
+    try:
+        count = count_cores()
+        if count < 1:
+            raise ValueError(f"found {count} cores")
+    except Exception as e:
+{kept}        count = "not found"
+    return count, exception
+'''
+
+
+def test_a_cause_said_beside_the_caught_error_it_keeps_stays_quiet(project):
+    source = KEPT.replace("{kept}", "        exception = e\n")
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_a_cause_said_without_keeping_the_caught_error_is_reported(project):
+    # control: reported before and after the kept error started handing the truth on
+    source = KEPT.replace("{kept}", "")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC006", _line_of(source, "except Exception as e:"))]
+

@@ -753,7 +753,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # +0; fresh batch 74: no finding before or after) moved held-out precision to 123/330 real and
 # 233/330 real or debatable: the floors hold. Fresh batch 75 (pytest-instafail, cyclonedx-bom,
 # slotscheck, djlint: no finding; none of its 4 real defects found), labelled blind during session
-# 56 for its third change, moved held-out recall to 37/1445: the floors hold.
+# 56 for its third change, moved held-out recall to 37/1445: the floors hold. Session 56's
+# kept-error change (a handler that keeps the caught exception hands it on: tune and held-out
+# unchanged, fresh batch 75 no finding before or after) left every number standing.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -145,6 +145,8 @@ def _said(attempt, handler: ast.ExceptHandler) -> Optional[tuple[tuple[str, ...]
     if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
         return None
     plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]
+    if _keeps_caught(handler, plain):
+        return None
     carries = _carriers(handler, plain) | _messages_both_fill(plain, attempt.body)
     told_by = [statement for statement in plain if id(statement) not in carries]
     texts = tuple(dict.fromkeys(_words_of(told_by)))
@@ -497,6 +499,16 @@ def _carriers(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> set[int]:
         if readers and all(id(reader) in carries for reader in readers):
             carries.add(id(statement))
     return carries
+
+
+def _keeps_caught(handler: ast.ExceptHandler, plain: list[ast.stmt]) -> bool:
+    """The handler keeps the caught exception itself for whoever reads what it kept (`exception = e`
+    beside `cores = "not found"`, then `return cores, exception`; `self.error = e`): its words are
+    not all it tells, as a message carrying `{e}` does. (A call given it, `errors.append(e)`, is a
+    look at what it caught: `_narrows`.)"""
+    return handler.name is not None and any(
+        isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(statement.value, ast.Name)
+        and statement.value.id == handler.name for statement in plain)
 
 
 def _messages_both_fill(statements: list[ast.stmt], other: list[ast.stmt]) -> set[int]:

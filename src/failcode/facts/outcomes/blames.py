@@ -276,8 +276,9 @@ class Blames:
                 kind = "own" if self.is_own_call(node) or self.ours(node) else "start" if self.starts(node) else "call"
                 calls.append((kind, _callee(node) or _method(node) or "…", node.lineno, ""))
         # `raise`: an exception object made elsewhere, raised again in the try (`raise exc`): whatever it is
-        calls += [("raise", _raised(statement) or "", statement.lineno, "") for statement in _simple_statements(attempt.body)
-                  if isinstance(statement, ast.Raise) and statement.exc is not None and not isinstance(statement.exc, ast.Call)]
+        calls += [("raise", _raised(statement) or "", statement.lineno, "")
+                  for statement in _simple_statements(attempt.body) if isinstance(statement, ast.Raise)
+                  and statement.exc is not None and not isinstance(statement.exc, ast.Call)]
         statements = sum(1 for _ in _simple_statements(attempt.body))
         self.blames.append(_PendingBlame(handler, self.qualname, texts, attempt.lineno, "cause", _caught(types),
                                          tuple(calls), raised, written, subject=str(statements), told=told))

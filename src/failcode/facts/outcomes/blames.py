@@ -141,7 +141,9 @@ def _said(attempt, handler: ast.ExceptHandler) -> Optional[tuple[tuple[str, ...]
     and the words of the errors it raises; None when it passes the exception on, looks at it first,
     or names no cause. Only what the handler does on every path counts (a statement under an `if`
     in it is a decision on what it caught), and a message that carries the caught exception's own
-    text, or a log line that prints its traceback, hands the truth on beside the words of the cause."""
+    text, a log line that prints its traceback, or a handler that keeps the exception itself
+    (`_keeps_caught`) hands the truth on beside the words of the cause; a raise's `from exc` does not
+    (`_carriers`)."""
     if _reraises(handler.body, bare_only=True) or _narrows(handler) or _raises_caught(handler):
         return None
     plain = [statement for statement in handler.body if isinstance(statement, _SIMPLE)]

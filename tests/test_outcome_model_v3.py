@@ -3206,3 +3206,98 @@ def test_a_cause_said_without_keeping_the_caught_error_is_reported(project):
     found, _ = _check(project, source)
     assert found == [("m.py", "FC006", _line_of(source, "except Exception as e:"))]
 
+
+
+# -- a command judged by its output, through the result another call returns ----------------------
+# `c = cmd.run([...])` (our own wrapper around a process), `result = await sandbox.exec([...])`: a
+# result the function asks nothing but what the command printed, and whose error stream decides how
+# it ended. The exit status it carries is never asked (issue 23, principles 2 and 5).
+
+COMMAND_RESULTS = '''
+from . import cmd
+
+
+def latest_tag():
+    c = cmd.run(["git", "describe", "--abbrev=0", "--tags"])
+    if c.err:
+        return None
+    return c.out.strip()
+
+
+async def installed(sandbox, package):
+    result = await sandbox.exec(["pip", "show", package])
+    if not result.stderr:
+        return True
+    return False
+'''
+
+
+def test_a_result_of_another_call_judged_by_its_error_stream(project):
+    found, _ = _check(project, COMMAND_RESULTS)
+    assert found == [("m.py", "FC003", _line_of(COMMAND_RESULTS, "if c.err:")),
+                     ("m.py", "FC003", _line_of(COMMAND_RESULTS, "if not result.stderr:"))]
+
+
+COMMAND_RESULTS_QUIET = '''
+from . import cmd, parse
+
+
+def latest_tag():
+    c = cmd.run(["git", "describe", "--abbrev=0", "--tags"])
+    if c.return_code != 0 or c.err:
+        return None
+    return c.out.strip()
+
+
+async def installed(sandbox, package):
+    result = await sandbox.exec(["pip", "show", package])
+    if not result.stderr and result.success:
+        return True
+    return False
+
+
+def validated(text):
+    outcome = parse.validate(text)
+    if outcome.err:
+        return False
+    return True
+
+
+async def passes(sandbox, script):
+    result = await sandbox.exec(["python3", "-c", script])
+    for line in result.stdout.splitlines():
+        if line.startswith("RESULT:"):
+            return line == "RESULT:ok", None
+    if result.stderr:
+        return False, f"execution error: {result.stderr[:500]}"
+    return False, "no test results in the output"
+'''
+
+
+def test_a_result_asked_how_it_ended_or_whose_test_only_words_the_failure_stays_quiet(project):
+    """Quiet: the result's status is read (`c.return_code`, `result.success`: any field beside its
+    output may say how it ended); a lone `err` with no `out` beside it is a result type's failure
+    itself, which is what to test; and an arm that returns what the return after it does only
+    words the failure (`return False, …` either way)."""
+    found, _ = _check(project, COMMAND_RESULTS_QUIET)
+    assert found == []
+
+
+def test_a_command_whose_stderr_test_only_words_the_failure_stays_quiet(project):
+    """`if result.stderr: return False, f"…{result.stderr}"` before `return False, "…"`: the run
+    fails either way, and stderr only chooses the words, as when every arm raises. The same
+    function answering True on the way past the test is reported (the control)."""
+    source = '''
+import subprocess
+
+
+def passes(script):
+    result = subprocess.run(["python3", "-c", script], capture_output=True, text=True)
+    if result.stderr:
+        return False, f"execution error: {result.stderr[:500]}"
+    return {answer}, "no test results in the output"
+'''
+    found, _ = _check(project, source.replace("{answer}", "False"))
+    assert found == []
+    found, _ = _check(project, source.replace("{answer}", "True"))
+    assert found == [("m.py", "FC003", _line_of(source, "if result.stderr:"))]

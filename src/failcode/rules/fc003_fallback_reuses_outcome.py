@@ -222,13 +222,20 @@ def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> I
 def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
     """A command whose exit status nothing reads, judged by whether it wrote to stderr, or by our own
     function that decides a verdict from what it printed (facts/outcomes/commands.py): its failure
-    without a word there takes the arm, or gets the verdict, its success does."""
+    without a word there takes the arm, or gets the verdict, its success does. A result of another
+    call (`c = cmd.run(…)`) is asked nothing but its output: its exit status is what to ask."""
     if test.values[0] == "verdict":
         return Finding(facts.path, test.pos, CODE,
                        f"`{test.text}` decides a verdict from what {test.channel} at line {test.region_start} "
                        f"printed, and its exit status is never read: a tool that failed (a crash, an option it does "
                        f"not know, a missing program) is judged by whatever it printed, nothing among it — check its "
                        f"returncode first, or run it with check=True", None, "high")
+    if test.values[0] == "result":
+        return Finding(facts.path, test.pos, CODE,
+                       f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether the "
+                       f"command wrote to stderr, and nothing else of what it returned is read: a command that fails "
+                       f"without a word there (or succeeds with warnings) is misreported — decide by the exit status "
+                       f"it returns", None, "high")
     return Finding(facts.path, test.pos, CODE,
                    f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether it wrote "
                    f"to stderr, and its exit status is never read: a command that fails without a word there (or "

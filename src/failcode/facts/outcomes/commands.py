@@ -20,7 +20,8 @@ from typing import Optional
 from failcode.causes import PROGRAM_STARTS
 from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Pending
-from failcode.facts.outcomes.syntax import _always_leaves, _awaited, _callee, _exit_status, _leaves, _resolve, _sized
+from failcode.facts.outcomes.syntax import (_always_leaves, _awaited, _callee, _exit_status, _leaves, _nodes, _resolve,
+                                            _sized)
 from failcode.facts.walk import walk
 
 # The calls that start a child process and leave its exit status to the caller (`run` returns it on
@@ -32,6 +33,10 @@ _COMMANDS = frozenset({"subprocess.run", "subprocess.Popen", "asyncio.create_sub
 _STARTS = frozenset(name.rpartition(".")[2] for name in _COMMANDS)
 _PROGRAM_START_NAMES = frozenset(name.rpartition(".")[2] for name in PROGRAM_STARTS)  # checked before resolving
 _STREAMS = frozenset({"stdout", "stderr"})
+# The fields that name a process's two streams on the result of a call of unknown kind: the
+# concept "what a process printed", spelled out (`result.stderr`) or short (`c.err` beside `c.out`).
+_RESULT_STREAMS = frozenset({"stdout", "stderr", "out", "err"})
+_ERROR_STREAMS = frozenset({"stderr", "err"})
 _AS_TEXT = frozenset("strip rstrip lstrip decode".split())  # what leaves an output as empty as it was
 
 
@@ -58,6 +63,11 @@ class Commands:
         if not self.trying and not self.starts_program and self.starts(value):
             self.starts_program = True
 
+    def command(self, call: ast.expr) -> bool:
+        """A call of `_COMMANDS` (`subprocess.run(…)`, `asyncio.create_subprocess_exec(…)`), however imported."""
+        return isinstance(call, ast.Call) and _method(call) in _STARTS \
+            and _resolve(_callee(call) or "", self.imports) in _COMMANDS
+
     def ran(self, name: str, value: ast.expr) -> None:
         """Notes `name` bound to a command (`proc = subprocess.Popen(…)`, `result =
         subprocess.run(…)` without `check=True`) or to its output (`out = result.stdout.decode()`,
@@ -66,12 +76,11 @@ class Commands:
             self.commands.pop(name, None)
             self.outputs.pop(name, None)
         inner = _awaited(value)
-        if isinstance(inner, ast.Call) and _method(inner) in _STARTS \
-                and _resolve(_callee(inner) or "", self.imports) in _COMMANDS:
+        if self.command(inner):
             if not _turned_on(inner, "check"):
                 self.commands[name] = inner
             return
-        output = self.output_of(value) if self.commands else None
+        output = self.output_of(value) if self.commands or self.fetched else None
         if output is not None:
             self.outputs[name] = output
 
@@ -93,22 +102,30 @@ class Commands:
             left, right = self.output_of(node.left), self.output_of(node.right)
             return (left[0], left[1] | right[1]) if left is not None and right is not None and left[0] == right[0] \
                 else None
-        if isinstance(node, ast.Attribute) and node.attr in _STREAMS and isinstance(node.value, ast.Name):
-            return (node.value.id, frozenset({node.attr})) if node.value.id in self.commands else None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.attr in _STREAMS and node.value.id in self.commands:
+                return node.value.id, frozenset({node.attr})
+            return (node.value.id, frozenset({node.attr})) if node.attr in _RESULT_STREAMS \
+                and node.value.id in self.fetched else None
         return self.outputs.get(node.id) if isinstance(node, ast.Name) else None
 
-    def judged_by_output(self, node: ast.If) -> None:
+    def judged_by_output(self, node: ast.If, rest: tuple[ast.stmt, ...]) -> None:
         """Notes an `if` that asks whether a command wrote to stderr (`if len(stderr) == 0:`, `if
         not errors:` of `stdout + stderr`, `if err.strip():`) and takes a different way on each
         answer: an arm that leaves, or an `else`. Not one whose every arm raises (`if stderr: raise
         Exception(f"kubectl error: {stderr}") else: raise Exception("pattern not detected")`):
-        the command's run is a failure either way, and the test only words the error."""
+        the command's run is a failure either way, and the test only words the error. Nor one whose
+        arm returns what the return after it does (`if result.stderr: return False, f"Execution
+        error: {result.stderr}"` before `return False, "No test results found"`): the same.
+        `rest`: what runs after the `if`."""
         output = self.output_of(_emptiness(node.test))
         raises = (ast.Raise,)
-        if output is not None and "stderr" in output[1] and output[0] in self.commands \
+        if output is not None and not _ERROR_STREAMS.isdisjoint(output[1]) \
+                and (output[0] in self.commands or output[0] in self.fetched) \
                 and (node.orelse or _leaves(node.body)) \
-                and not (_always_leaves(node.body, raises) and _always_leaves(node.orelse, raises)):
-            self.output_tests.append((node, output[0], self.commands[output[0]]))
+                and not (_always_leaves(node.body, raises) and _always_leaves(node.orelse, raises)) \
+                and not (not node.orelse and _same_answer(node.body, rest[:1])):
+            self.output_tests.append((node, output[0], self.commands.get(output[0]), output[1]))
 
     def returned_verdict(self, statement: ast.Return) -> None:
         """Notes `return _parse_mypy_output(result.stdout)`: what a command printed, handed to a
@@ -132,10 +149,18 @@ class Commands:
         """The tests of `judged_by_output`, and the verdicts of `returned_verdict`, whose command's
         exit status the function never reads (`proc.returncode`, `proc.wait()`,
         `result.check_returncode()`) and never hands on (returned, passed to a call, stored):
-        nobody asks the process how it ended."""
+        nobody asks the process how it ended.
+
+        The result of another call (`result = await sandbox.exec(…)`, our own `c = cmd.run(…)`)
+        is a finished command's by its fields: the function asks it nothing but what it printed
+        (any other field, `result.success`, `c.return_code`, may say how it ended), and a short
+        `err` counts as the error stream only beside its `out` (alone it may be a result type's
+        failure itself, which is what to test)."""
         if not self.output_tests and not self.output_verdicts:
             return []
         asked = set()
+        fields: dict[str, set[str]] = {}
+        bound: dict[str, list[ast.Call]] = {}  # a result's name → the calls it is bound to, in order
         for node in walk(self.function):
             process = _exit_status(node)
             if isinstance(process, ast.Name):
@@ -143,15 +168,29 @@ class Commands:
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr == "check_returncode" and isinstance(node.func.value, ast.Name):
                 asked.add(node.func.value.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                fields.setdefault(node.value.id, set()).add(node.attr)
             else:
                 asked.update(name.id for name in _handed_on(node))
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(_awaited(node.value), ast.Call):
+                bound.setdefault(node.targets[0].id, []).append(_awaited(node.value))
         found = []
-        for test, process, call in self.output_tests:
+        for test, process, call, streams in self.output_tests:
+            answer = "status"
+            if call is None:  # a result of another call, bound last before the test
+                answer, read = "result", fields.get(process, set())
+                call = max((c for c in bound.get(process, ()) if c.lineno <= test.lineno),
+                           key=lambda c: c.lineno, default=None)
+                # not a command run with check=True, which raises on its status for the caller
+                if call is None or self.command(call) or not read <= _RESULT_STREAMS \
+                        or "stderr" not in streams and "out" not in read:
+                    continue
             if process in asked:
                 continue
-            found.append(_Pending(test.test, self.qualname, f"`{_callee(call)}(…)`", ("status",), "fallback",
-                                  "unread-status", ("its exit status unread, decided by", test.test), test.lineno,
-                                  (call.lineno, test.lineno)))
+            found.append(_Pending(test.test, self.qualname, f"`{_callee(call) or _method(call)}(…)`", (answer,),
+                                  "fallback", "unread-status", ("its exit status unread, decided by", test.test),
+                                  test.lineno, (call.lineno, test.lineno)))
         for verdict, process, call in self.output_verdicts:
             if process not in asked:
                 found.append(_Pending(verdict, self.qualname, f"`{_callee(call)}(…)`", ("verdict",), "fallback",
@@ -173,6 +212,20 @@ def _emptiness(test: ast.expr) -> ast.expr:
         if isinstance(nothing, ast.Constant) and nothing.value in ("", b""):
             return test.left
     return test
+
+
+def _same_answer(body: list[ast.stmt], after: tuple[ast.stmt, ...]) -> bool:
+    """Every return of `body` answers first (alone, or first in a tuple) what the return `after` it
+    does: the way through the block changes the words, not the answer."""
+    answers = [_first(node.value) for node in _nodes(body) if isinstance(node, ast.Return)]
+    then = _first(after[0].value) if after and isinstance(after[0], ast.Return) else None
+    return then is not None and bool(answers) and all(answer is not None and ast.dump(answer) == ast.dump(then)
+                                                      for answer in answers)
+
+
+def _first(value: Optional[ast.expr]) -> Optional[ast.expr]:
+    """What a return answers first: the value, or a tuple's first element."""
+    return value.elts[0] if isinstance(value, ast.Tuple) and value.elts else value
 
 
 def _decides(function: Optional[ast.AST]) -> bool:

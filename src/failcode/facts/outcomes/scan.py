@@ -162,7 +162,9 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
         self.workers: set[str] = set()  # local names bound to a child process or thread (`p = Process(…)`)
         self.commands: dict[str, ast.Call] = {}  # local name → the command it runs (`proc = subprocess.Popen(…)`)
         self.outputs: dict[str, tuple[str, frozenset[str]]] = {}  # local name → the command and streams it holds
-        self.output_tests: list[tuple[ast.If, str, ast.Call]] = []  # tests of whether a command printed anything
+        # tests of whether a command printed anything: the test, the command's name, its call (None
+        # for the result of another call, found when asked), the streams tested
+        self.output_tests: list[tuple[ast.If, str, Optional[ast.Call], frozenset[str]]] = []
         self.output_verdicts: list[tuple[ast.Call, str, ast.Call]] = []  # our verdicts on what a command printed
         self.joined: Optional[tuple[str, int]] = None  # the worker last waited on (`p.join(10)`), and where
         self.asked: set[str] = set()  # local names holding how a worker ended (`done = not t.is_alive()`)
@@ -230,8 +232,8 @@ class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Talli
                     self.fell_through(statement, body[index + 1:])
             elif isinstance(statement, ast.If):
                 self.tallied(statement)
-                if self.commands:
-                    self.judged_by_output(statement)
+                if self.commands or self.fetched:
+                    self.judged_by_output(statement, rest)
                 self.branch(statement, context, defaults, rest)
                 context = self.guarded(statement, context)
             else:

@@ -3301,3 +3301,42 @@ def passes(script):
     assert found == []
     found, _ = _check(project, source.replace("{answer}", "True"))
     assert found == [("m.py", "FC003", _line_of(source, "if result.stderr:"))]
+
+
+# -- FC006 by cause: words a test chooses -----------------------------------------------------------
+# `message += " Cloud storage is not available - install the cloud extra" if not LIBCLOUD else ""`:
+# the handler says the cause only when its own test finds it true, as a statement under an `if` in
+# the handler is a decision on what happened, not a word said of every failure.
+
+CHOSEN_WORDS = '''
+from .resolve import Resolver
+
+try:
+    import libcloud
+    LIBCLOUD = True
+except ImportError:
+    LIBCLOUD = False
+
+
+def create(backend, config):
+    try:
+        return Resolver()(backend)(config)
+    except Exception as e:
+        message = f"Unable to resolve cloud backend: {backend!r}."
+        message += {hint}
+        raise ImportError(message)
+'''
+
+
+def test_a_cause_said_only_where_a_test_chooses_it_stays_quiet(project):
+    source = CHOSEN_WORDS.replace("{hint}",
+                            '" Cloud storage is not available - install the cloud extra" if not LIBCLOUD else ""')
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_a_cause_said_whatever_the_test_is_reported(project):
+    # control: reported before and after words chosen by a test stopped counting as said
+    source = CHOSEN_WORDS.replace("{hint}", '" Cloud storage is not available - install the cloud extra"')
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC006", _line_of(source, "except Exception as e:"))]

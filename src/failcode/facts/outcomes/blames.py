@@ -77,8 +77,9 @@ def _written(body: list[ast.stmt], names: frozenset[str]) -> Iterator[str]:
 def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Iterator[str]:
     """What a handler says: the text of its log messages, of the errors it raises (their class
     names too) and the strings it writes (f-strings by their literal parts). Not dict
-    keys (`{"backend": …}` names a field), not debug logs, which no one reads as the outcome, and
-    not the nodes of `skip` (by id)."""
+    keys (`{"backend": …}` names a field), not debug logs, which no one reads as the outcome, not
+    words a conditional expression chooses (said on one arm of its test, as a statement under an
+    `if` is: `_said`), and not the nodes of `skip` (by id)."""
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
@@ -86,6 +87,8 @@ def _words_of(body: list[ast.stmt], skip: frozenset[int] = frozenset()) -> Itera
             continue
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "debug":
             continue
+        if isinstance(node, ast.IfExp):
+            continue  # `" install the extra" if not AVAILABLE else ""`
         if isinstance(node, ast.Raise):
             name = _raised(node)
             if name is not None:

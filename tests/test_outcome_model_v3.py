@@ -3340,3 +3340,35 @@ def test_a_cause_said_whatever_the_test_is_reported(project):
     source = CHOSEN_WORDS.replace("{hint}", '" Cloud storage is not available - install the cloud extra"')
     found, _ = _check(project, source)
     assert found == [("m.py", "FC006", _line_of(source, "except Exception as e:"))]
+
+
+# -- FC003 (g): an answer framed in words is a message ------------------------------------------------
+# `return f"Content from {url}:\n\n{text}"`: the function answers whoever reads it (a model, a person)
+# in words of its own around what it read, and its `f"Error reading from {url}: {e}"` is told apart
+# the same way; a function that returns what it read bare hands the error on as that output.
+
+READ_PAGE = '''
+import requests
+
+
+def read_page(url):
+    try:
+        response = requests.get(url, timeout=30)
+        response.raise_for_status()
+        text = response.text
+        return {answer}
+    except Exception as e:
+        return f"Error reading from {url}: {e}"
+'''
+
+
+def test_an_error_message_beside_an_answer_framed_in_words_stays_quiet(project):
+    found, _ = _check(project, READ_PAGE.replace("{answer}", 'f"Content from {url}:\\n\\n{text}"'))
+    assert found == []
+
+
+def test_an_error_message_in_place_of_the_bare_answer_is_reported(project):
+    # control: reported before and after framed answers stopped being reported
+    source = READ_PAGE.replace("{answer}", "text")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, 'return f"Error reading from'))]

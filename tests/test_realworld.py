@@ -771,7 +771,8 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # labelled blind during session 57 for its second change, moved held-out recall to 37/1467: the
 # floors hold. Session 57's chosen-words change (words a conditional expression chooses in a
 # handler are said on one arm: tune, held-out and fresh batch 78 unchanged) left every number
-# standing.
+# standing, and so did its framed-answer change (an answer framed in words of its own is a message,
+# beside which an error message is told apart: tune, held-out and fresh batch 79 unchanged).
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

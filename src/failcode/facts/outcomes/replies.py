@@ -84,7 +84,8 @@ class Replies:
     def error_as_reply(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """Notes a broad handler that returns an error message (`_error_text`) where its try returns
         a reply: one it reads itself, or our own function's answer (a `relay`, which the project
-        confirms returns a reply). Quiet in a tool, whose answer a model reads."""
+        confirms returns a reply). Quiet in a tool, whose answer a model reads, and where the try's
+        answer frames what it read in words of its own (`_framed`)."""
         end = handler.body[-1]
         if not isinstance(end, ast.Return) or end.value is None or not is_broad_family(types) \
                 or _narrows(handler) or _reraises(handler.body) \
@@ -97,6 +98,8 @@ class Replies:
         if found is None or self._speaks_in_messages():
             return
         returned, kind, source = found
+        if _framed(returned):
+            return  # an answer in words, told apart from the error in words beside it
         why = ("returns", source) if kind == "reply-read" else ("returns the answer of our", source)
         callee = self._relayed_from(source) if kind == "relay" else ""
         self.writes.append(_Pending(returned, self.qualname, "return", (ANY_REPLY,), "verdict", kind, why,
@@ -166,3 +169,13 @@ class Replies:
             or any(_TOOL.search(part) for part in self.qualname.split(".")[:-1]) \
             or any(_TOOL.search(base) for base in self.bases)
 
+
+
+def _framed(value: ast.expr) -> bool:
+    """An answer that frames what was read in words of its own (`f"Content from {url}:\\n\\n{text}"`,
+    `f"Web search results for: {query}\\n\\n{results}"`): a message to whoever reads it, which an
+    error message in its place (`f"Error reading from {url}: {e}"`) is told apart from."""
+    if not isinstance(value, ast.JoinedStr):
+        return False
+    words = [part.value for part in value.values if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+    return len(" ".join(words).split()) >= 2

@@ -144,12 +144,13 @@ FRESH_BATCHES = {
     76: ["yapf", "autopep8", "mdformat", "blacken-docs"],
     77: ["darker", "flynt", "usort", "ufmt"],
     78: ["pytest-mypy", "pytest-testmon", "pytest-split", "pytest-xprocess"],
+    79: ["auditwheel", "setuptools-scm", "bump-my-version", "scikit-build-core"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """465 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and fifty-five of four, and the 15 packages of session 32's precision sweeps,
+    """469 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and fifty-six of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -773,6 +774,9 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # handler are said on one arm: tune, held-out and fresh batch 78 unchanged) left every number
 # standing, and so did its framed-answer change (an answer framed in words of its own is a message,
 # beside which an error message is told apart: tune, held-out and fresh batch 79 unchanged).
+# Fresh batch 79 (auditwheel, setuptools-scm, bump-my-version, scikit-build-core: no finding; none
+# of its 10 real defects found), labelled blind during session 57 for its third change, moved
+# held-out recall to 37/1477: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -149,6 +149,21 @@ def test_command_line_excludes_apply_to_named_files_only_with_force_exclude(excl
     assert _paths(excludable, "--extend-exclude", "b.py", "--force-exclude", "a.py", "b.py") == {"a.py"}
 
 
+def test_a_named_directory_is_checked_though_its_name_is_excluded(project):
+    """`failcode check build`: a directory named on the command line is checked, as a named file
+    is; patterns match below it from it, so the default pattern `build` does not exclude
+    `build/cli.py`, and `__pycache__` inside it stays excluded. `check .` still skips it."""
+    project.write({"build/cli.py": GOOD, "build/sub/x.py": GOOD, "build/__pycache__/y.py": GOOD, "a.py": GOOD})
+    assert _paths(project, "build") == {"build/cli.py", "build/sub/x.py"}
+    assert _paths(project) == {"a.py"}  # control: the same before and after
+
+
+def test_a_named_directory_is_checked_though_a_gitignore_skips_it(project):
+    project.write({".gitignore": "generated/\n", "generated/g.py": GOOD, "a.py": GOOD})
+    assert _paths(project, "generated") == {"generated/g.py"}
+    assert _paths(project) == {"a.py"}  # control: the same before and after
+
+
 # -- no Python file found ---------------------------------------------------------------------
 
 WARNING = "failcode: warning: no Python files found under "

@@ -156,12 +156,20 @@ class FileFinder:
         return sorted(found)
 
     def _walk(self, top: Path) -> Iterable[Path]:
+        """A directory named on the command line. One that `exclude` or a `.gitignore` above it
+        would skip (`failcode check build`) is checked all the same, as a named file is: its
+        entries are matched from it, as from a root, so the name that excludes it does not exclude
+        everything below it (`build/cli.py` under the pattern `build`); `__pycache__` or a `.venv`
+        inside it still is."""
         ignores: list[tuple[Path, PathPatterns]] = []
         root = self.resolver.for_directory(top).root
         for parent in reversed(top.parents):  # .gitignore files between the root and `top`
             if relative_to(parent, root) is not None:
                 ignores.extend(self._gitignore(parent))
-        yield from self._walk_dir(top, ignores)
+        if self.excluded(top, True) or any(spec.matches(f"{relative_to(top, base)}/") for base, spec in ignores):
+            yield from self._walk_dir(top, [], anchor=top)
+        else:
+            yield from self._walk_dir(top, ignores)
 
     def _gitignore(self, directory: Path) -> list[tuple[Path, PathPatterns]]:
         path = directory / ".gitignore"
@@ -171,7 +179,7 @@ class FileFinder:
             return []
         return [(directory, PathPatterns(lines))]
 
-    def _walk_dir(self, directory: Path, ignores) -> Iterable[Path]:
+    def _walk_dir(self, directory: Path, ignores, anchor: Optional[Path] = None) -> Iterable[Path]:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:  # its files cannot be checked: say so, never skip them silently
@@ -182,7 +190,10 @@ class FileFinder:
         # every entry shares its directory's configuration and its place under each root: worked
         # out once here, an entry's relative paths are the directory's and its name
         config = self.resolver.for_directory(directory)
-        under_root = _prefix(relative_to(directory, config.root))
+        # under a named directory that is itself excluded (`anchor`), patterns match from it, unless
+        # a configuration of its own lies below it
+        start = config.root if anchor is None or relative_to(config.root, anchor) is not None else anchor
+        under_root = _prefix(relative_to(directory, start))
         under_ignores = [(_prefix(relative_to(directory, base)), spec) for base, spec in local]
         for entry in entries:
             name = entry.name
@@ -198,6 +209,6 @@ class FileFinder:
             if any(prefix is not None and spec.matches(prefix + name + suffix) for prefix, spec in under_ignores):
                 continue
             if is_dir:
-                yield from self._walk_dir(Path(entry.path), local)
+                yield from self._walk_dir(Path(entry.path), local, anchor)
             else:
                 yield Path(entry.path)

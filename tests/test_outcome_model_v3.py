@@ -1758,17 +1758,18 @@ def run_child(spawn, arguments):
         code = child.exitstatus
         return code, ""
     except (TypeError, ValueError) as error:
-        return -1, str(error)
+        return 2, str(error)
 '''
 
 
 def test_a_handler_that_makes_up_an_exit_status(project):
     """The command's own exit status is the genuine answer (read off the process, directly or
-    through a name); a handler that can catch our own bugs answers 1 or -1 in its place, so a crash
-    of the harness reads as the command failing. FC003 at each handler's return."""
+    through a name); a handler that can catch our own bugs answers 1 or 2 in its place, so a crash
+    of the harness reads as the command failing. FC003 at each handler's return. (A negative
+    number is no status a process gives: session 57, `test_a_negative_exit_status_…` below.)"""
     found, rows = _check(project, RUN_COMMAND)
     assert found == [("m.py", "FC003", _line_of(RUN_COMMAND, "return 1, str(error)")),
-                     ("m.py", "FC003", _line_of(RUN_COMMAND, "return -1, str(error)"))]
+                     ("m.py", "FC003", _line_of(RUN_COMMAND, "return 2, str(error)"))]
     assert "exit status of `process`" in rows[0]["message"]
 
 
@@ -1777,7 +1778,7 @@ def test_an_exit_status_the_os_refused_or_never_made_up_stays_quiet(project):
     run, as a non-zero status does; `returncode or 0` only fills in a status a finished process
     always has; a handler that answers None makes up no status."""
     source = RUN_COMMAND.replace("except Exception as error:", "except OSError as error:") \
-        .replace("return -1, str(error)", "return None, str(error)") \
+        .replace("return 2, str(error)", "return None, str(error)") \
         .replace("return process.returncode, output", "return process.returncode or 0, output")
     found, _ = _check(project, source)
     assert found == []
@@ -3372,3 +3373,33 @@ def test_an_error_message_in_place_of_the_bare_answer_is_reported(project):
     source = READ_PAGE.replace("{answer}", "text")
     found, _ = _check(project, source)
     assert found == [("m.py", "FC003", _line_of(source, 'return f"Error reading from'))]
+
+
+# -- a command's exit status: a negative one is no status a process gives ----------------------------
+# `return -1, str(e)` where the try returns `proc.returncode, proc.stdout`: no process exits with a
+# negative number of itself, so -1 is the harness's "did not run", not a status read as the
+# command's; `return 1, str(e)` is one the command could have given.
+
+EXIT_STATUS = '''
+import subprocess
+
+
+def run(command):
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        return proc.returncode, proc.stdout
+    except Exception as e:
+        return {status}, str(e)
+'''
+
+
+def test_a_negative_exit_status_in_a_handler_stays_quiet(project):
+    found, _ = _check(project, EXIT_STATUS.replace("{status}", "-1"))
+    assert found == []
+
+
+def test_an_exit_status_a_command_could_give_in_a_handler_is_reported(project):
+    # control: reported before and after negative statuses stopped being reported
+    source = EXIT_STATUS.replace("{status}", "1")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "return 1, str(e)"))]

@@ -262,8 +262,10 @@ def _failure_record(channel: str) -> bool:
 
 
 def _integer(value: str) -> bool:
-    """A constant's key that is a whole number (`1.0` of `1`, `-1.0`): an exit status a command could give."""
+    """A constant's key that is a whole number not below zero (`1.0` of `1`): an exit status a
+    command could give of itself. A negative one (`-1`) is none (a process exits with 0 to 255;
+    Popen says a signal that way): a handler writes it as the sentinel for "did not run"."""
     try:
-        return float(value).is_integer()
+        return float(value).is_integer() and float(value) >= 0
     except ValueError:
         return False

@@ -170,7 +170,6 @@ class Replies:
             or any(_TOOL.search(base) for base in self.bases)
 
 
-
 def _framed(value: ast.expr) -> bool:
     """An answer that frames what was read in words of its own (`f"Content from {url}:\\n\\n{text}"`,
     `f"Web search results for: {query}\\n\\n{results}"`): a message to whoever reads it, which an

@@ -3331,7 +3331,7 @@ def create(backend, config):
 
 def test_a_cause_said_only_where_a_test_chooses_it_stays_quiet(project):
     source = CHOSEN_WORDS.replace("{hint}",
-                            '" Cloud storage is not available - install the cloud extra" if not LIBCLOUD else ""')
+                                  '" Cloud storage is not available - install the cloud extra" if not LIBCLOUD else ""')
     found, _ = _check(project, source)
     assert found == []
 

@@ -230,17 +230,13 @@ def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
                        f"printed, and its exit status is never read: a tool that failed (a crash, an option it does "
                        f"not know, a missing program) is judged by whatever it printed, nothing among it — check its "
                        f"returncode first, or run it with check=True", None, "high")
-    if test.values[0] == "result":
-        return Finding(facts.path, test.pos, CODE,
-                       f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether the "
-                       f"command wrote to stderr, and nothing else of what it returned is read: a command that fails "
-                       f"without a word there (or succeeds with warnings) is misreported — decide by the exit status "
-                       f"it returns", None, "high")
+    unread, fix = ("nothing else of what it returned is read", "decide by the exit status it returns") \
+        if test.values[0] == "result" else ("its exit status is never read", "decide by its returncode, or run it "
+                                            "with check=True")
     return Finding(facts.path, test.pos, CODE,
-                   f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether it wrote "
-                   f"to stderr, and its exit status is never read: a command that fails without a word there (or "
-                   f"succeeds with warnings) is misreported — decide by its returncode, or run it with check=True",
-                   None, "high")
+                   f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether the "
+                   f"command wrote to stderr, and {unread}: a command that fails without a word there (or succeeds "
+                   f"with warnings) is misreported — {fix}", None, "high")
 
 
 def _fails_closed(fallback: Write) -> bool:

@@ -3403,3 +3403,100 @@ def test_an_exit_status_a_command_could_give_in_a_handler_is_reported(project):
     source = EXIT_STATUS.replace("{status}", "1")
     found, _ = _check(project, source)
     assert found == [("m.py", "FC003", _line_of(source, "return 1, str(e)"))]
+
+
+# -- FC003 (h): a lookup's default for the score a reply holds ----------------------------------------
+# `float(parsed.get("score", 0.0))` where `parsed` is what a judge or a service replied: the key names
+# the verdict, so a reply without it (a truncated or off-format judge answer) is scored as the worst
+# score, whatever the function is called (principle 3: a verdict by shape, not by the function's name).
+
+SCORE_LOOKUP = '''
+import json
+
+
+class Judge:
+    def _run_once(self, judge, prompt):
+        response = judge(prompt)
+        parsed = json.loads(response)
+        score = {lookup}
+        reason = parsed.get("reason", "")
+        return score, reason
+'''
+
+
+@pytest.mark.parametrize("lookup", ['float(parsed.get("score", 0.0))', 'parsed.get("final_score", 0)',
+                                    'bool(parsed.get("is_correct", False))'])
+def test_a_lookup_default_for_the_score_a_reply_holds(project, lookup):
+    source = SCORE_LOOKUP.replace("{lookup}", lookup)
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "score = "))]
+
+
+def test_a_lookup_default_written_as_a_record_s_key(project):
+    source = '''
+import requests
+
+
+def evaluate(url, item):
+    reply = requests.post(url, json=item, timeout=30).json()
+    return {"reward": reply.get("reward", 0.0), "reason": reply.get("reason", "")}
+'''
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, 'reply.get("reward", 0.0)'))]
+
+
+@pytest.mark.parametrize("lookup", [
+    'parsed.get("score")',  # no default: None is no score
+    'float(parsed.get("score", -1))',  # a marker outside the score range
+    'parsed.get("verify_audience", False)',  # a setting: its head word names no verdict
+    'parsed.get("score_threshold", 0.0)',  # a bound a score is held against, not a score
+    'options.get("score", 0.0)',  # a parameter: a caller's options are no reply
+])
+def test_a_lookup_default_that_is_no_stand_in_for_a_score_stays_quiet(project, lookup):
+    source = SCORE_LOOKUP.replace("def _run_once(self, judge, prompt):", "def _run_once(self, judge, prompt, options):")
+    found, _ = _check(project, source.replace("{lookup}", lookup))
+    assert found == []
+
+
+def test_a_no_match_default_for_a_parsed_score_is_still_reported(project):
+    # control: reported before and after lookup defaults were read as stand-ins for a score
+    source = '''
+import re
+
+
+def grade(judge, prompt):
+    response = judge(prompt)
+    match = re.search(r"Score: (\\d)", response)
+    score = float(match.group(1)) if match else 0.0
+    return score
+'''
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "score = float("))]
+
+
+OWN_PARSE = '''
+import json
+
+
+class Judge:
+    def _parse(self, text):
+        return json.loads(text)
+
+    def measure(self, {given}):
+        {bound}
+        parsed = self._parse({source})
+        return {{"score": parsed.get("score", 0.0), "reason": parsed.get("reason", "")}}
+'''
+
+
+def test_a_lookup_default_in_our_parse_of_a_judge_s_reply_is_reported(project):
+    source = OWN_PARSE.format(given="judge, prompt", bound="response = judge(prompt)", source="response")
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, 'parsed.get("score", 0.0)'))]
+
+
+def test_a_lookup_default_in_a_record_our_code_made_stays_quiet(project):
+    # `self._parse(doc)` of a stored row: our own code wrote what it holds
+    source = OWN_PARSE.format(given="doc", bound="pass", source="doc")
+    found, _ = _check(project, source)
+    assert found == []

@@ -783,10 +783,16 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 232/328 real or debatable: the floors hold. Fresh batch 80 (asv, pyperf, nbmake, papermill: no
 # finding; none of its 10 real defects found), labelled blind at session 58's start for its first
 # change, moved held-out recall to 37/1487, below the floor of .025, which follows it to .024: no
-# change since session 55 has found a held-out defect, and this is what the split says.
+# change since session 55 has found a held-out defect, and this is what the split says. Session
+# 58's lookup-default change (`float(parsed.get("score", 0.0))` on what a call returned: the default
+# stands in for the score the reply holds; tune 9 more, 7 real and 2 false, recall +1; held-out 27
+# more, 14 real, 4 debatable and 9 false, all judged blind, recall +4; fresh batch 80: no finding
+# before or after) moved held-out recall to 41/1487 (.0276, the floor rises to .027) and precision
+# to 137/355 real and 250/355 real or debatable, tune precision to 264/514 real and 442/514 real or
+# debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
-    "heldout": {"recall": 0.024, "precision_real": 0.35, "precision_real_or_debatable": 0.69},
+    "heldout": {"recall": 0.027, "precision_real": 0.35, "precision_real_or_debatable": 0.69},
 }
 
 

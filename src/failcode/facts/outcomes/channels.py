@@ -15,7 +15,7 @@ from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.survivors import _none_left
 from failcode.facts.outcomes.syntax import (
     _EXPLAINING, _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _name_of,
-    _nodes, _parsed_number, _record_fields, _resolve, _short, _simple_statements)
+    _nodes, _parameters, _parsed_number, _record_fields, _resolve, _short, _simple_statements)
 from failcode.facts.stages import STAGE_ORDER, is_trivial
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
@@ -312,6 +312,13 @@ class Channels:
         if process is not None:  # `return proc.returncode, out`: a command's own verdict on itself
             yield node, (ANY_STATUS,), "verdict", "status", f"as the exit status of `{_short(process)}`"
             return
+        scored = self.scored_lookup(node)
+        if scored is not None:  # `float(reply.get("score", 0.0))`: the default stands in for the score
+            lookup, default = scored
+            held = f"as the `{lookup.args[0].value}` of `{_short(lookup.func.value)}`"
+            yield lookup, (ANY_NUMBER,), "verdict", "parsed", held
+            yield default, (self.constant(default),), "fallback", "default", f"the `{_callee(lookup)}` default"
+            return
         if self.judges and _parsed_number(node, self.parsed):
             yield node, (ANY_NUMBER,), "verdict", "parsed", "as the score it parses"
             return
@@ -365,6 +372,36 @@ class Channels:
                 return
             if _callee(node) in ("int", "float") and len(node.args) == 1 and not node.keywords:
                 yield from self.values(node.args[0], judging)
+
+    def scored_lookup(self, node: ast.expr) -> Optional[tuple[ast.Call, ast.expr]]:
+        """`data.get("score", 0.0)`, also converted (`float(…)`, `bool(…)`), where `data` holds what a
+        call returned (a judge's parsed reply, a service's answer): the key names a verdict and the
+        default (0, False) is a genuine one, so a reply without it reads as that verdict. Not a setting
+        (`config.get("score_fn", …)`, `verify_ssl`: the key's head word names no verdict) nor a lookup
+        in a parameter: a caller's options are no reply."""
+        if isinstance(node, ast.Call) and _callee(node) in _CONVERSIONS and len(node.args) == 1 and not node.keywords:
+            node = node.args[0]
+        if not isinstance(node, ast.Call) or _default_call(node) is None or _callee(node) in ("next", "getattr"):
+            return None
+        key, default = node.args
+        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(receiver, ast.Name)
+                and receiver.id in self.fetched and self.constant(default) == "0.0") or self.made_here(receiver.id):
+            return None
+        words = segments(key.value)  # its head word: `final_score`, `is_correct`, not `verify_audience`
+        return (node, default) if words and is_verdict_function(words[-1]) else None
+
+    def made_here(self, name: str) -> bool:
+        """`clean = self._convert(doc)`: a name our own function filled from what no other party
+        answered, so what it holds is ours to know (a key it always writes). Not one it made of
+        a reply (`parsed = self._parse(response)` after `response = judge(prompt)`, a callable
+        the caller gave)."""
+        def ours(call: ast.Call) -> bool:
+            return self.is_own_call(call) and (_callee(call) or "").partition(".")[0] not in _parameters(self.function)
+        built = self.records.get(name)
+        return built is not None and ours(built) and not any(
+            isinstance(arg, ast.Name) and arg.id in self.records and not ours(self.records[arg.id])
+            for arg in built.args)
 
     def constant(self, node: ast.expr) -> Optional[str]:
         """A constant's key (`_constant`), also through a name: a module constant (`_FAILED =

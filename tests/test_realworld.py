@@ -146,12 +146,13 @@ FRESH_BATCHES = {
     78: ["pytest-mypy", "pytest-testmon", "pytest-split", "pytest-xprocess"],
     79: ["auditwheel", "setuptools-scm", "bump-my-version", "scikit-build-core"],
     80: ["asv", "pyperf", "nbmake", "papermill"],
+    81: ["mcp-agent", "inspect-k8s-sandbox", "pytest-dependency", "mcp"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """473 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and fifty-seven of four, and the 15 packages of session 32's precision sweeps,
+    """477 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and fifty-eight of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -789,7 +790,10 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # more, 14 real, 4 debatable and 9 false, all judged blind, recall +4; fresh batch 80: no finding
 # before or after) moved held-out recall to 41/1487 (.0276, the floor rises to .027) and precision
 # to 137/355 real and 250/355 real or debatable, tune precision to 264/514 real and 442/514 real or
-# debatable: the floors hold.
+# debatable: the floors hold. Fresh batch 81 (mcp-agent, inspect-k8s-sandbox, pytest-dependency,
+# mcp: one finding, judged false blind; none of its 20 real defects found), labelled blind after
+# session 58's first change for its second, moved held-out recall to 41/1507 and precision to
+# 137/356 real and 250/356 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.027, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -51,9 +51,12 @@ class Summaries:
             for write in facts.records:
                 if write.role == "verdict":
                     verdicts.setdefault(_record(write.channel), []).append((facts.path, write))
-        together = frozenset((read, told) for facts in files for fields in facts.reads for read in fields
-                             for told in fields if told != read and not FAILURE_WORDS.isdisjoint(segments(told)))
-        return cls(_raisers(files), _swallowers(files), absences, _repliers(files), verdicts, together)
+        together: set[tuple[str, str]] = set()
+        for facts in files:
+            for fields in facts.reads:
+                told = [name for name in fields if not FAILURE_WORDS.isdisjoint(segments(name))]
+                together.update((read, name) for name in told for read in fields if read != name)
+        return cls(_raisers(files), _swallowers(files), absences, _repliers(files), verdicts, frozenset(together))
 
     def raises_for(self, callee: str, cause: str, types: tuple[str, ...]) -> bool:
         """Our function `callee` (`filefind`, `self.load`: by its last name, every definition of

@@ -148,12 +148,13 @@ FRESH_BATCHES = {
     80: ["asv", "pyperf", "nbmake", "papermill"],
     81: ["mcp-agent", "inspect-k8s-sandbox", "pytest-dependency", "mcp"],
     82: ["invoke", "plumbum", "pexpect", "delocate"],
+    83: ["ansible-runner", "codecov-cli", "guarddog", "junit2html"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """481 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and fifty-nine of four, and the 15 packages of session 32's precision sweeps,
+    """485 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and sixty of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -797,7 +798,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # 137/356 real and 250/356 real or debatable: the floors hold. Fresh batch 82 (invoke, plumbum,
 # pexpect, delocate: no finding; none of its 12 real defects found), labelled blind during session
 # 58 for its third change, moved held-out recall to 41/1519 (.0270), below the floor of .027,
-# which follows it to .026.
+# which follows it to .026. Session 58's field-read and gave-up prototypes were withheld
+# (POLICIES.md). Fresh batch 83 (ansible-runner, codecov-cli, guarddog, junit2html: two findings,
+# both judged debatable blind; none of its 25 real defects found), labelled blind at session 58's
+# end for the next session's first change, moved held-out recall to 41/1544 (.0266) and precision
+# to 137/358 real and 252/358 real or debatable: the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.026, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -10,16 +10,14 @@ import re
 from functools import lru_cache
 from typing import Iterator, Optional
 
-from failcode.facts.outcomes.provenance import _method
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.survivors import _none_left
 from failcode.facts.outcomes.syntax import (
     _EXPLAINING, _NOWHERE, _REFERENCE, _awaited, _callee, _constant, _default_call, _dotted, _exit_status, _name_of,
-    _nodes, _parameters, _parsed_number, _record_fields, _resolve, _short, _simple_statements)
-from failcode.facts.stages import STAGE_ORDER, is_trivial
+    _parsed_number, _record_fields, _resolve, _short)
 from failcode.facts.vocabulary import is_verdict_function
 from failcode.facts.walk import walk
-from failcode.model import ANY_NUMBER, ANY_STATUS, StageCall
+from failcode.model import ANY_NUMBER, ANY_STATUS
 from failcode.names import FAILURE_WORDS, is_constant_name, is_predicate_name, segments
 
 
@@ -27,11 +25,6 @@ _DECIDING = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.No
 
 
 _CONVERSIONS = ("float", "int", "bool")
-# Calls that turn a text into a number or an expression (the concept "a conversion"), which the stage
-# table leaves out as too ordinary (`int`, `float`) or does not know: they fail on text that holds
-# none, and run on the answer and on the reference in one try they are two parties' failures
-# (`int(answer)`, `int(entry["answer"])`).
-_TEXT_TO_VALUE = frozenset("int float complex Fraction sympify parse_expr".split())
 
 
 _WORDS = re.compile(r"\W+")
@@ -109,12 +102,6 @@ def _tells_by_code(field: str, value: ast.expr) -> bool:
         return value.value is True or isinstance(value.value, str) and _CODE_TEXT.fullmatch(value.value) is not None
     return isinstance(value, ast.Name) and is_constant_name(value.id) \
         or isinstance(value, ast.Attribute) and is_constant_name(value.attr)
-
-
-def _of(call: StageCall, data: frozenset[str]) -> StageCall:
-    """The call named with the data it works on: `json.loads of `entry``."""
-    names = ", ".join(f"`{name}`" for name in sorted(data))
-    return StageCall(call.stage, f"{call.name} of {names}", call.line)
 
 
 def _empty(node: ast.expr) -> bool:
@@ -221,83 +208,6 @@ class Channels:
                                         trigger, region, attempt, stages, at[1] if at is not None else None,
                                         catch_all=context.catch_all))
 
-    def stages_of(self, attempt) -> tuple[StageCall, ...]:
-        """The first call of each stage in a try body, each in a statement of its own: calls nested
-        in one expression (`float(verify(parse(a), parse(b)))`) or in a logging argument are one
-        step, not stages a handler must tell apart. An `==` is a compare when one side is read from a name the
-        try bound from a call or from what one returned (`out == expected` after `out = run(code)`,
-        `prediction["label"] == gold` after `prediction = parse_reply(text)`)."""
-        known = self.tried.get(id(attempt))
-        if known is not None:
-            return known
-        first: dict[str, StageCall] = {}
-        parties: dict[str, dict[bool, StageCall]] = {}  # stage → whose data it works on: the candidate's or not
-        sides: dict[bool, StageCall] = {}  # the first call on the candidate's data, and on another's
-        bound: set[str] = set()
-        for statement in _simple_statements(attempt.body):
-            found: list[StageCall] = []  # the statement's stage is its last: `float(verify(parse(a)))` compares
-            for node in _nodes([statement], prose=False):
-                if isinstance(node, ast.Call):
-                    name = _callee(node)
-                    stage = None
-                    if name is not None and not is_trivial(name):
-                        keywords = [k.arg for k in node.keywords if k.arg]
-                        stage = self.stages.classify(_resolve(name, self.imports), keywords)
-                        if stage is not None:
-                            found.append(StageCall(stage, name, node.lineno))
-                            self.note_party(parties, sides, found[-1], node)
-                    if stage is None and name is not None and name.rpartition(".")[2] in _TEXT_TO_VALUE:
-                        self.note_party(parties, sides, StageCall("read", name, node.lineno), node)  # `int(entry["answer"])`
-                    elif stage is None and self.candidates() and self.can_fail(node):
-                        self.note_party(parties, sides, StageCall("run", name or _method(node), node.lineno), node)
-                elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
-                    operands = [node.left, node.comparators[0]]
-                    if any(_root(side) in bound for side in operands) \
-                            and not any(_is_literal(side) for side in operands):
-                        found.append(StageCall("compare", "==" if isinstance(node.ops[0], ast.Eq) else "!=", node.lineno))
-            if found:
-                last = max(found, key=lambda call: STAGE_ORDER.index(call.stage))
-                first.setdefault(last.stage, last)
-            # bound from a call, or from what one returned (`answer = data["answer"]`)
-            value = _awaited(getattr(statement, "value", None))
-            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and value is not None and (
-                    isinstance(value, ast.Call) or any(isinstance(n, ast.Name) and n.id in bound for n in walk(value))):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                bound.update(t.id for t in targets if isinstance(t, ast.Name))
-        # `json.loads(answer)` and `json.loads(entry["answer"])`: one stage, two parties' failures
-        calls = [call for stage, call in first.items() if len(parties.get(stage, ())) < 2]
-        calls += [call for stage, party in parties.items() if len(party) == 2 for call in party.values()]
-        # `Board(entry["board"])` and `board.perform_moves(answer)`: not two stages, but two parties'
-        # failures, each its own step
-        if len(calls) < 2 and len(sides) == 2 and len({call.line for call in sides.values()}) == 2:
-            calls = list(sides.values())
-        found = tuple(sorted(calls, key=lambda call: call.line))
-        self.tried[id(attempt)] = found
-        return found
-
-    def note_party(self, parties: dict[str, dict[bool, StageCall]], sides: dict[bool, StageCall], call: StageCall,
-                   node: ast.Call) -> None:
-        """In a function that judges a candidate, a call on the candidate's data only (True) or on
-        data it was not given by the candidate (False: the reference, the dataset entry), named
-        with that data, by its stage; and the first call on each side, whatever it is (`board =
-        Board(entry["board"])`, then `board.perform_moves(answer)`: the candidate's data with the
-        reference's is the candidate's side). A try that runs both cannot tell whose failure its
-        handler records."""
-        candidates = self.candidates()
-        if not candidates:
-            return
-        given = self.given(node)
-        if given and call.stage != "run" and not (given & candidates and not given <= candidates):
-            parties.setdefault(call.stage, {}).setdefault(given <= candidates, _of(call, given))
-        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-        held = self.origins([receiver]) if receiver is not None and not self.is_module(receiver) else frozenset()
-        # what a call is given decides its side; what its receiver holds adds the candidate's data
-        # (`board.perform_moves(answer)`), never the reference's (`board.is_solved()` after moves
-        # on it: what the board holds then is the answer's doing as much as the entry's)
-        own = bool((given | held) & candidates)
-        if given or own:
-            sides.setdefault(own, _of(call, given | held))
-
     def values(self, node: ast.expr, judging: bool) -> Iterator[tuple]:
         """(node, values, role, kind, why) for what an expression can write; role None for a constant."""
         constant = self.constant(node)
@@ -372,36 +282,6 @@ class Channels:
                 return
             if _callee(node) in ("int", "float") and len(node.args) == 1 and not node.keywords:
                 yield from self.values(node.args[0], judging)
-
-    def scored_lookup(self, node: ast.expr) -> Optional[tuple[ast.Call, ast.expr]]:
-        """`data.get("score", 0.0)`, also converted (`float(…)`, `bool(…)`), where `data` holds what a
-        call returned (a judge's parsed reply, a service's answer): the key names a verdict and the
-        default (0, False) is a genuine one, so a reply without it reads as that verdict. Not a setting
-        (`config.get("score_fn", …)`, `verify_ssl`: the key's head word names no verdict) nor a lookup
-        in a parameter: a caller's options are no reply."""
-        if isinstance(node, ast.Call) and _callee(node) in _CONVERSIONS and len(node.args) == 1 and not node.keywords:
-            node = node.args[0]
-        if not isinstance(node, ast.Call) or _default_call(node) is None or _callee(node) in ("next", "getattr"):
-            return None
-        key, default = node.args
-        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-        if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(receiver, ast.Name)
-                and receiver.id in self.fetched and self.constant(default) == "0.0") or self.made_here(receiver.id):
-            return None
-        words = segments(key.value)  # its head word: `final_score`, `is_correct`, not `verify_audience`
-        return (node, default) if words and is_verdict_function(words[-1]) else None
-
-    def made_here(self, name: str) -> bool:
-        """`clean = self._convert(doc)`: a name our own function filled from what no other party
-        answered, so what it holds is ours to know (a key it always writes). Not one it made of
-        a reply (`parsed = self._parse(response)` after `response = judge(prompt)`, a callable
-        the caller gave)."""
-        def ours(call: ast.Call) -> bool:
-            return self.is_own_call(call) and (_callee(call) or "").partition(".")[0] not in _parameters(self.function)
-        built = self.records.get(name)
-        return built is not None and ours(built) and not any(
-            isinstance(arg, ast.Name) and arg.id in self.records and not ours(self.records[arg.id])
-            for arg in built.args)
 
     def constant(self, node: ast.expr) -> Optional[str]:
         """A constant's key (`_constant`), also through a name: a module constant (`_FAILED =

@@ -5,9 +5,12 @@ verdict by the name the code lists or judges it under, or the code's own marker 
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
+from failcode.facts.outcomes.channels import _CONVERSIONS
 from failcode.facts.outcomes.records import _Pending
-from failcode.facts.outcomes.syntax import _NOWHERE, _REFERENCE, _callee, _default_call
+from failcode.facts.outcomes.syntax import _NOWHERE, _REFERENCE, _callee, _default_call, _parameters
+from failcode.facts.vocabulary import is_verdict_function
 from failcode.names import segments
 
 
@@ -81,3 +84,33 @@ class Defaults:
             if fallback is not None:
                 self.writes.append(_Pending(compare, self.qualname, fallback.channel, fallback.values, "verdict",
                                             "decided", ("when", compare), compare.lineno, (0, _NOWHERE)))
+
+    def scored_lookup(self, node: ast.expr) -> Optional[tuple[ast.Call, ast.expr]]:
+        """`data.get("score", 0.0)`, also converted (`float(…)`, `bool(…)`), where `data` holds what a
+        call returned (a judge's parsed reply, a service's answer): the key names a verdict and the
+        default (0, False) is a genuine one, so a reply without it reads as that verdict. Not a setting
+        (`config.get("score_fn", …)`, `verify_ssl`: the key's head word names no verdict) nor a lookup
+        in a parameter: a caller's options are no reply."""
+        if isinstance(node, ast.Call) and _callee(node) in _CONVERSIONS and len(node.args) == 1 and not node.keywords:
+            node = node.args[0]
+        if not isinstance(node, ast.Call) or _default_call(node) is None or _callee(node) in ("next", "getattr"):
+            return None
+        key, default = node.args
+        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(receiver, ast.Name)
+                and receiver.id in self.fetched and self.constant(default) == "0.0") or self.made_here(receiver.id):
+            return None
+        words = segments(key.value)  # its head word: `final_score`, `is_correct`, not `verify_audience`
+        return (node, default) if words and is_verdict_function(words[-1]) else None
+
+    def made_here(self, name: str) -> bool:
+        """`clean = self._convert(doc)`: a name our own function filled from what no other party
+        answered, so what it holds is ours to know (a key it always writes). Not one it made of
+        a reply (`parsed = self._parse(response)` after `response = judge(prompt)`, a callable
+        the caller gave)."""
+        def ours(call: ast.Call) -> bool:
+            return self.is_own_call(call) and (_callee(call) or "").partition(".")[0] not in _parameters(self.function)
+        built = self.records.get(name)
+        return built is not None and ours(built) and not any(
+            isinstance(arg, ast.Name) and arg.id in self.records and not ours(self.records[arg.id])
+            for arg in built.args)

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
+from failcode.facts.outcomes.attempts import Attempts
 from failcode.facts.outcomes.blames import Blames
 from failcode.facts.outcomes.branches import Branches
 from failcode.facts.outcomes.channels import Channels
@@ -116,7 +117,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in answered
 
 
-class Scan(FailurePaths, Branches, Channels, Provenance, Defaults, Blames, Tallies, Commands, Survivors,
+class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Blames, Tallies, Commands, Survivors,
            Replies, RecordFields):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""

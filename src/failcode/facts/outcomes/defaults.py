@@ -93,15 +93,16 @@ class Defaults:
         in a parameter: a caller's options are no reply."""
         if isinstance(node, ast.Call) and _callee(node) in _CONVERSIONS and len(node.args) == 1 and not node.keywords:
             node = node.args[0]
-        if not isinstance(node, ast.Call) or _default_call(node) is None or _callee(node) in ("next", "getattr"):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+                and len(node.args) == 2 and not node.keywords):
             return None
-        key, default = node.args
-        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        (key, default), receiver = node.args, node.func.value
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(receiver, ast.Name)
-                and receiver.id in self.fetched and self.constant(default) == "0.0") or self.made_here(receiver.id):
+                and receiver.id in self.fetched and self.constant(default) == "0.0"):
             return None
         words = segments(key.value)  # its head word: `final_score`, `is_correct`, not `verify_audience`
-        return (node, default) if words and is_verdict_function(words[-1]) else None
+        return (node, default) if words and is_verdict_function(words[-1]) and not self.made_here(receiver.id) \
+            else None
 
     def made_here(self, name: str) -> bool:
         """`clean = self._convert(doc)`: a name our own function filled from what no other party

@@ -116,6 +116,33 @@ def test_fc002_quiet_cases(project, body, handler):
     assert [f for f in project.findings() if f[1] == "FC002"] == []
 
 
+_OUTCOMES = "import enum\n\n\nclass VerificationOutcome(enum.Enum):\n    SUCCESS = 'success'\n    FAILURE = 'failure'\n" \
+    "    ERROR = 'error'\n\n\n"
+
+
+@pytest.mark.parametrize("code", ["'INTERNAL_ERROR'", "'UNEXPECTED_ERROR'", "VerificationOutcome.ERROR"])
+def test_fc002_a_failure_status_for_every_stage_is_quiet(project, code):
+    """A status that only says the check did not finish (`ERROR`, the internal-pattern words) names
+    no stage and no verdict, so recording it for the read and the compare alike tells the truth, as
+    FC002's fallback form already holds for a written `"error"` (camel's math verifier records its
+    enum's `ERROR` beside `FAILURE`, judged false)."""
+    project.write({"a.py": _OUTCOMES + _one_try(SPANNING, f"except Exception:\n    failures.add({code})")})
+    assert [f for f in project.findings() if f[1] == "FC002"] == []
+
+
+@pytest.mark.parametrize("function,code", [
+    ("run", "PARSE_ERROR"),  # names the read stage: a compare that crashed reads as unparseable input
+    ("run", "JUDGE_MISMATCH"),
+    ("grade_answer", "FAILED"),  # in a function that judges, its verdict on the candidate
+    ("grade_answer", "VerificationOutcome.FAILURE"),
+])
+def test_fc002_a_code_that_names_a_stage_or_verdict_still_fires(project, function, code):
+    handler = f"except Exception:\n    failures.add({code if '.' in code else repr(code)})"
+    source = _OUTCOMES + _one_try(SPANNING, handler).replace("def run(", f"def {function}(")
+    project.write({"a.py": source})
+    assert ("a.py", "FC002", 5 + _OUTCOMES.count("\n")) in project.findings()
+
+
 def test_fc002_ignores_try_finally(project):
     project.write({"a.py": '''
         import json

@@ -74,6 +74,8 @@ def _recorded_codes(facts: FileFacts, project: Project) -> Iterator[Finding]:
         if len(codes) != 1:
             continue
         code = codes.pop()
+        if project.is_failure_status(code, try_block.function):
+            continue  # `ERROR` for every stage names none, nor a verdict: it says the check did not finish
         whose = "its handler records" if len(recorded) == 1 else "its handlers record"
         yield Finding(facts.path, try_block.pos, CODE, _message(try_block.stages, f"{whose} {code}", "code"), code,
                       CONFIDENCE)

@@ -149,12 +149,13 @@ FRESH_BATCHES = {
     81: ["mcp-agent", "inspect-k8s-sandbox", "pytest-dependency", "mcp"],
     82: ["invoke", "plumbum", "pexpect", "delocate"],
     83: ["ansible-runner", "codecov-cli", "guarddog", "junit2html"],
+    84: ["trulens-feedback", "ai2-olmo-eval", "allure-python-commons", "xmlrunner"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """485 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and sixty of four, and the 15 packages of session 32's precision sweeps,
+    """489 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and sixty-one of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -802,7 +803,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # (POLICIES.md). Fresh batch 83 (ansible-runner, codecov-cli, guarddog, junit2html: two findings,
 # both judged debatable blind; none of its 25 real defects found), labelled blind at session 58's
 # end for the next session's first change, moved held-out recall to 41/1544 (.0266) and precision
-# to 137/358 real and 252/358 real or debatable: the floors hold.
+# to 137/358 real and 252/358 real or debatable: the floors hold. Session 59's FC002 change (a
+# failure status recorded for every stage names none) silenced one tune finding, judged false, and
+# no held-out one. Fresh batch 84 (trulens-feedback, ai2-olmo-eval, allure-python-commons,
+# xmlrunner: no finding; none of its 7 real defects found), labelled blind before session 59's
+# second change, moved held-out recall to 41/1551 (.0264): the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.026, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

@@ -3500,3 +3500,112 @@ def test_a_lookup_default_in_a_record_our_code_made_stays_quiet(project):
     source = OWN_PARSE.format(given="doc", bound="pass", source="doc")
     found, _ = _check(project, source)
     assert found == []
+
+
+# -- FC003: a record whose words say its check did not run, while its verdict says it passed ---------
+# `MetricResult(score=1.0, passed=True, reason="No latency data provided. Metric skipped.")`: the
+# record admits the check never ran, yet whoever folds `passed` counts a pass (issue 23, principle 5:
+# an empty input of a scoring function). The field is a verdict where our code fills it with a
+# compare (`passed=score >= self.threshold`), in the same function or another.
+
+SKIPPED_METRIC = '''
+from dataclasses import dataclass
+
+
+@dataclass
+class MetricResult:
+    score: float
+    passed: bool
+    reason: str = ""
+    skipped: bool = False
+
+
+class LatencyMetric:
+    threshold = 0.5
+
+    def measure(self, case):
+        if case.latency_ms is None:
+            return MetricResult({verdict}, reason={words}{flag})
+        score = 1.0 if case.latency_ms <= case.budget_ms else 0.0
+        return MetricResult(score=score, passed=score >= self.threshold)
+
+
+class CostMetric:
+    def measure(self, case):
+        if case.cost_usd is None:
+            return MetricResult({verdict}, reason={words}{flag})
+        return MetricResult(score=case.cost_usd, passed=case.cost_usd <= case.budget_usd)
+'''
+
+
+def _skipped_metric(verdict="score=1.0, passed=True", words='"No latency data provided. Metric skipped."', flag=""):
+    return SKIPPED_METRIC.replace("{verdict}", verdict).replace("{words}", words).replace("{flag}", flag)
+
+
+@pytest.mark.parametrize("words", ['"No latency data provided. Metric skipped."', '"latency not provided"',
+                                   'f"{case.name}: not evaluated"'])
+def test_a_record_that_says_its_check_did_not_run_but_passed(project, words):
+    source = _skipped_metric(words=words)
+    found, rows = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "passed=True")),
+                     ("m.py", "FC003", _line_of(source, "passed=True", 2))]
+    assert "a check that did not run reads as a pass" in rows[0]["message"]
+
+
+@pytest.mark.parametrize("verdict,words,flag", [
+    ("score=1.0, passed=True", '"No latency data provided. Metric skipped."', ", skipped=True"),  # a flag to sort on
+    ("score=1.0, passed=True", '"skipped"', ""),  # the words are the status itself
+    ("score=0.0, passed=False", '"No trace provided: the agent must record its reasoning."', ""),  # fails it
+    ("score=1.0, passed=True", '"within the latency budget"', ""),  # words of a genuine pass
+])
+def test_a_record_that_marks_its_skip_or_does_not_pass_stays_quiet(project, verdict, words, flag):
+    found, _ = _check(project, _skipped_metric(verdict, words, flag))
+    assert found == []
+
+
+def test_a_skipped_step_whose_field_no_compare_fills_stays_quiet(project):
+    # a workflow step's own success: nothing of ours fills `success` with a compare, so it is no verdict
+    source = '''
+from dataclasses import dataclass
+
+
+@dataclass
+class StepOutput:
+    success: bool
+    content: str
+
+
+def run_condition(step, inputs):
+    if not step.evaluate(inputs):
+        return StepOutput(success=True, content="Condition not met - skipped")
+    return StepOutput(success=True, content=step.run(inputs))
+'''
+    found, _ = _check(project, source)
+    assert found == []
+
+
+def test_a_crashed_judge_s_failing_record_is_still_reported(project):
+    # control: reported before and after records that say their check did not run were read
+    source = '''
+from dataclasses import dataclass
+
+
+@dataclass
+class MetricResult:
+    score: float
+    passed: bool
+    reason: str = ""
+
+
+class JudgeMetric:
+    threshold = 0.5
+
+    def measure(self, case):
+        try:
+            score = float(self.judge(case))
+            return MetricResult(score=score, passed=score >= self.threshold)
+        except Exception:
+            return MetricResult(score=0.0, passed=False)
+'''
+    found, _ = _check(project, source)
+    assert found == [("m.py", "FC003", _line_of(source, "passed=False"))]

@@ -23,6 +23,12 @@ SCOPE = "file"
 # taken, an empty input) is a failure at all or the genuine "no" of what was searched. The same holds
 # for a default the handler leaves standing, or a placeholder where a reply goes.
 _MISSING = frozenset({"no-match", "no-reference", "default", "dispatch", "none-left"})
+# What a finding asks for, by the fallback's kind: a record that says its check was skipped while
+# its verdict says it passed (facts/outcomes/channels.py, `_says_not_run`) needs the skip marked
+_REMEDY = {
+    "": "a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
+    "skipped": "a check that did not run reads as a pass; leave the verdict empty or mark the result skipped",
+}
 
 
 def check(facts: FileFacts, project: Project) -> Iterator[Finding]:
@@ -160,7 +166,7 @@ def _fallback_writes(facts: FileFacts, project: Project, reported: set[int]) -> 
                        f"a failure reads as a real answer; return None or raise")
         else:
             message = (f"{fallback.why}: {fallback.action}, the verdict line {genuine.pos.line} records {genuine.why} — "
-                       f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise")
+                       + _REMEDY.get(fallback.kind, _REMEDY[""]))
         inferred = fallback.kept or genuine is not None and genuine.kind == "reply" \
             or fallback.kind in _MISSING or fallback.kind in ("except", "narrow-except") and not fallback.catch_all
         yield Finding(facts.path, fallback.pos, CODE, message, None, "medium" if inferred else "high")
@@ -189,8 +195,7 @@ def _record_fallbacks(facts: FileFacts, project: Project, reported: set[int]) ->
         where = f"line {genuine.pos.line}" if path == facts.path else f"{genuine.function} ({path}:{genuine.pos.line})"
         yield Finding(facts.path, fallback.pos, CODE,
                       f"{fallback.why}: {fallback.action}, a field that {where} fills {genuine.why} — "
-                      f"a failure reads as that verdict; record a distinct value (None, an error status) or re-raise",
-                      None, "medium")
+                      + _REMEDY.get(fallback.kind, _REMEDY[""]), None, "medium")
 
 
 def _error_as_reply(facts: FileFacts, project: Project, reported: set[int]) -> Iterator[Finding]:

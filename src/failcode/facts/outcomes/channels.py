@@ -104,6 +104,30 @@ def _tells_by_code(field: str, value: ast.expr) -> bool:
         or isinstance(value, ast.Attribute) and is_constant_name(value.attr)
 
 
+# How a record says its check did not run: "Metric skipped.", "No latency data provided", "not
+# evaluated". The concept "this check did not run", in the words records use for it.
+_NOT_RUN = re.compile(r"(?i)\bskip(?:ped|ping)?\b|\bnot (?:run|evaluated|executed|checked|scored)\b"
+                      r"|\b(?:no|not)\b[\w ]{0,30}\bprovided\b")
+
+
+def _says_not_run(call: ast.Call) -> Optional[str]:
+    """The words of a record (a string argument or keyword) that say its check did not run, unless a
+    field says so for a reader to sort on (`skipped=True`, `status="skipped"`): then the record
+    is honest, and its verdict field a placeholder nobody counts."""
+    said = None
+    for keyword in call.keywords:
+        if keyword.arg is not None and "skip" in keyword.arg.lower() or isinstance(keyword.value, ast.Constant) \
+                and isinstance(keyword.value.value, str) and keyword.value.value.strip().lower() in ("skip", "skipped"):
+            return None
+    for node in (*call.args, *(k.value for k in call.keywords)):
+        parts = node.values if isinstance(node, ast.JoinedStr) else (node,)
+        for part in parts:
+            if said is None and isinstance(part, ast.Constant) and isinstance(part.value, str) \
+                    and _NOT_RUN.search(part.value):
+                said = part.value.strip()
+    return said
+
+
 def _empty(node: ast.expr) -> bool:
     """`None`, `""`, `[]`, `{}`: a field a record leaves empty says nothing there."""
     if isinstance(node, ast.Constant):
@@ -177,10 +201,19 @@ class Channels:
         if isinstance(value, ast.Call) and value.keywords and not _default_call(value):
             callee = _dotted(value.func)
             if callee is not None:
+                words = _says_not_run(value) if context.fallback is None and callee.rpartition(".")[2][:1].isupper() \
+                    else None
+                if words is not None:  # `MetricResult(passed=True, reason="No context provided. Metric skipped.")`
+                    context = _Context(fallback=f"a record whose words say its check did not run ({words!r})",
+                                       kind="skipped", trigger=value.lineno)
+                start = len(self.writes)
                 for keyword in value.keywords:
                     if keyword.arg is not None:  # `Score(value={"correct": ok})`: a key channel each
                         self.write(f"{callee}({keyword.arg}=)", keyword.value, context,
                                    top=isinstance(keyword.value, ast.Dict))
+                if words is not None:  # the pass it records; a fail for what it could not check (the
+                    # candidate's missing trace, a missing reference) is another arm's question
+                    self.writes[start:] = [w for w in self.writes[start:] if w.kind != "skipped" or w.values == ("1.0",)]
             return
         if context.exhausted and isinstance(value, ast.Call) and not value.args and not value.keywords \
                 and (_callee(value) or "").rpartition(".")[2][:1].isupper():

@@ -95,7 +95,8 @@ class RecordFields:
         return [write for write in self.writes if record_field(write.channel) and (
             write.role == "verdict" and (write.kind == "computed" or write.kind == "decided" and self.says_outcome(write))
             or write.role == "fallback" and write.kind in _HANDLER_KINDS and write.kept is None
-            and write.channel not in verdicts and not self.decided_by_the_try(write))]
+            and write.channel not in verdicts and not self.decided_by_the_try(write)
+            or write.role == "fallback" and write.kind == "skipped" and write.channel not in verdicts)]
 
     def says_outcome(self, verdict: _Pending) -> bool:
         """A constant a compare chooses for a record's field is a verdict when it can say how work

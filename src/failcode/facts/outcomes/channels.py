@@ -114,18 +114,12 @@ def _says_not_run(call: ast.Call) -> Optional[str]:
     """The words of a record (a string argument or keyword) that say its check did not run, unless a
     field says so for a reader to sort on (`skipped=True`, `status="skipped"`): then the record
     is honest, and its verdict field a placeholder nobody counts."""
-    said = None
-    for keyword in call.keywords:
-        if keyword.arg is not None and "skip" in keyword.arg.lower() or isinstance(keyword.value, ast.Constant) \
-                and isinstance(keyword.value.value, str) and keyword.value.value.strip().lower() in ("skip", "skipped"):
-            return None
-    for node in (*call.args, *(k.value for k in call.keywords)):
-        parts = node.values if isinstance(node, ast.JoinedStr) else (node,)
-        for part in parts:
-            if said is None and isinstance(part, ast.Constant) and isinstance(part.value, str) \
-                    and _NOT_RUN.search(part.value):
-                said = part.value.strip()
-    return said
+    texts = [part.value for node in (*call.args, *(k.value for k in call.keywords))
+             for part in (node.values if isinstance(node, ast.JoinedStr) else (node,))
+             if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+    flagged = any("skip" in keyword.arg.lower() for keyword in call.keywords if keyword.arg is not None) \
+        or any(text.strip().lower() in ("skip", "skipped") for text in texts)
+    return None if flagged else next((text.strip() for text in texts if _NOT_RUN.search(text)), None)
 
 
 def _empty(node: ast.expr) -> bool:

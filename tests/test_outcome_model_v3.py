@@ -3508,7 +3508,7 @@ def test_a_lookup_default_in_a_record_our_code_made_stays_quiet(project):
 # an empty input of a scoring function). The field is a verdict where our code fills it with a
 # compare (`passed=score >= self.threshold`), in the same function or another.
 
-SKIPPED_METRIC = '''
+METRIC_RESULT = '''
 from dataclasses import dataclass
 
 
@@ -3518,7 +3518,9 @@ class MetricResult:
     passed: bool
     reason: str = ""
     skipped: bool = False
+'''
 
+SKIPPED_METRIC = METRIC_RESULT + '''
 
 class LatencyMetric:
     threshold = 0.5
@@ -3586,16 +3588,7 @@ def run_condition(step, inputs):
 
 def test_a_crashed_judge_s_failing_record_is_still_reported(project):
     # control: reported before and after records that say their check did not run were read
-    source = '''
-from dataclasses import dataclass
-
-
-@dataclass
-class MetricResult:
-    score: float
-    passed: bool
-    reason: str = ""
-
+    source = METRIC_RESULT + '''
 
 class JudgeMetric:
     threshold = 0.5

@@ -197,17 +197,16 @@ class Channels:
             if callee is not None:
                 words = _says_not_run(value) if context.fallback is None and callee.rpartition(".")[2][:1].isupper() \
                     else None
-                if words is not None:  # `MetricResult(passed=True, reason="No context provided. Metric skipped.")`
-                    context = _Context(fallback=f"a record whose words say its check did not run ({words!r})",
-                                       kind="skipped", trigger=value.lineno)
-                start = len(self.writes)
+                # `MetricResult(passed=True, reason="No context provided. Metric skipped.")`: the pass it
+                # records stands in for a verdict; a fail for what it could not check (the candidate's
+                # missing trace, a missing reference) is another arm's question
+                skipped = _Context(fallback=f"a record whose words say its check did not run ({words!r})",
+                                   kind="skipped", trigger=value.lineno) if words is not None else None
                 for keyword in value.keywords:
                     if keyword.arg is not None:  # `Score(value={"correct": ok})`: a key channel each
-                        self.write(f"{callee}({keyword.arg}=)", keyword.value, context,
+                        passes = skipped is not None and self.constant(keyword.value) == "1.0"
+                        self.write(f"{callee}({keyword.arg}=)", keyword.value, skipped if passes else context,
                                    top=isinstance(keyword.value, ast.Dict))
-                if words is not None:  # the pass it records; a fail for what it could not check (the
-                    # candidate's missing trace, a missing reference) is another arm's question
-                    self.writes[start:] = [w for w in self.writes[start:] if w.kind != "skipped" or w.values == ("1.0",)]
             return
         if context.exhausted and isinstance(value, ast.Call) and not value.args and not value.keywords \
                 and (_callee(value) or "").rpartition(".")[2][:1].isupper():

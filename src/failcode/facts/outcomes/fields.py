@@ -94,9 +94,8 @@ class RecordFields:
         verdicts = {w.channel for w in self.writes if w.role == "verdict"}
         return [write for write in self.writes if record_field(write.channel) and (
             write.role == "verdict" and (write.kind == "computed" or write.kind == "decided" and self.says_outcome(write))
-            or write.role == "fallback" and write.kind in _HANDLER_KINDS and write.kept is None
-            and write.channel not in verdicts and not self.decided_by_the_try(write)
-            or write.role == "fallback" and write.kind == "skipped" and write.channel not in verdicts)]
+            or write.role == "fallback" and write.kept is None and write.channel not in verdicts
+            and (write.kind == "skipped" or write.kind in _HANDLER_KINDS and not self.decided_by_the_try(write)))]
 
     def says_outcome(self, verdict: _Pending) -> bool:
         """A constant a compare chooses for a record's field is a verdict when it can say how work

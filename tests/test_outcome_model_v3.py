@@ -680,6 +680,128 @@ def test_a_handler_told_nothing_by_its_own_class_s_method_control(project):
     assert project.findings("pkg") == [("pkg/plugins.py", "FC006", _line_of(loose, "except OSError:"))]
 
 
+CONTEXTS = '''
+import time
+
+
+class StepContext:
+    current = None
+
+    @classmethod
+    def get(cls):
+        return cls.current
+
+
+class Registry:
+    def __init__(self, store):
+        self.store = store
+
+    def resolve(self, agent_id):
+        record = self.store.find(agent_id)
+        if record is None:
+            raise RuntimeError(agent_id)
+        return record
+
+    def checked(self, agent_id, limit):
+        record = self.store.find(agent_id)
+        if record.size > limit:
+            raise RuntimeError(agent_id)
+        return record
+
+    def agent(self, agent_id):
+        try:
+            return self.resolve(agent_id)
+        except RuntimeError:
+            raise LookupError(f"Agent {agent_id} not found.") from None
+
+    def small_agent(self, agent_id):
+        try:
+            return self.checked(agent_id, 10)
+        except RuntimeError:
+            raise LookupError(f"Agent {agent_id} not found.") from None
+
+
+def step_context():
+    if ctx := StepContext.get():
+        return ctx
+    raise RuntimeError("The step context is only available inside a step function.")
+
+
+def given_context(ctx):
+    if ctx is None:
+        raise RuntimeError("The step context is only available inside a step function.")
+    return ctx
+
+
+def wait_for(predicate, timeout):
+    start = time.monotonic()
+    while time.monotonic() - start <= timeout:
+        if predicate():
+            return
+        time.sleep(0.1)
+    message = "The condition was not met before the timeout expired."
+    raise RuntimeError(message)
+
+
+def wait_for_budget(predicate, budget):
+    while not predicate():
+        budget -= 1
+    message = "The predicate raised a RuntimeError of its own."
+    raise RuntimeError(message)
+'''
+
+CONTEXT_CALLERS = '''
+from pkg.contexts import given_context, step_context, wait_for, wait_for_budget
+
+
+def pipeline_context():
+    try:
+        step_context()
+    except RuntimeError:
+        raise RuntimeError("No active pipeline found.")
+    raise RuntimeError("inside a step")
+
+
+def ready(predicate):
+    try:
+        wait_for(predicate, timeout=5)
+    except RuntimeError:
+        raise TimeoutError("not ready before the timeout") from None
+
+
+def pipeline_of(ctx):
+    try:
+        given_context(ctx)
+    except RuntimeError:
+        raise RuntimeError("No active pipeline found.")
+    raise RuntimeError("inside a step")
+
+
+def spent(predicate):
+    try:
+        wait_for_budget(predicate, 5)
+    except RuntimeError:
+        raise TimeoutError("not ready before the timeout") from None
+'''
+
+
+def test_a_handler_hears_the_cause_said_by_where_our_function_raises(project):
+    """Our function's raise says its cause by where it sits as well as by its words: reached only
+    when a lookup found nothing (`if record is None: raise RuntimeError(agent_id)`, or after `if ctx
+    := StepContext.get(): return ctx`), it says "not found", and a message bound to a name before
+    the raise (`message = "… before the timeout expired."`) says "timeout". So `except RuntimeError:
+    "not found"` (pipeline_context, Registry.agent) and `except RuntimeError: TimeoutError` (ready)
+    around nothing but those calls say what they were told: quiet. Reported, before and after: a
+    raise under a test of a size, no lookup (Registry.small_agent), one under a test of a
+    parameter, which no lookup filled (pipeline_of), and a bound message that names no timeout
+    (spent)."""
+    project.write({"pkg/__init__.py": "", "pkg/contexts.py": CONTEXTS, "pkg/callers.py": CONTEXT_CALLERS})
+    assert sorted(project.findings("pkg")) == [
+        ("pkg/callers.py", "FC006", _line_of(CONTEXT_CALLERS, "except RuntimeError:", 3)),
+        ("pkg/callers.py", "FC006", _line_of(CONTEXT_CALLERS, "except RuntimeError:", 4)),
+        ("pkg/contexts.py", "FC006", _line_of(CONTEXTS, "except RuntimeError:", 2))]
+
+
 RUNNERS = '''
 import subprocess
 

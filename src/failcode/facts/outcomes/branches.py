@@ -121,6 +121,7 @@ class Branches:
         if self.joined is not None:
             self.no_result(node)
         self.said_absent(node)
+        self.raises_absent(node, after)
         if context.kind in ("except", "narrow-except") and context.attempt is not None:
             # `except ValueError: … if any(c in answer for c in candidates): return 1.0`: what a
             # handler writes only when a test holds is a decision it makes, not its blanket fallback

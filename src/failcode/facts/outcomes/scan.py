@@ -175,6 +175,9 @@ class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Bla
         self.explained: list[tuple[_Pending, frozenset[tuple[str, str]]]] = []
         self.described: set[tuple[str, str]] = set()
         self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
+        self.raised_absent: set[int] = set()  # ids of those reached only when a lookup found nothing
+        self.prose: dict[str, ast.expr] = {}  # local name → the text it was last bound to (`message = "…"`)
+        self.raised_prose: dict[int, list[ast.expr]] = {}  # id of a raise → the texts of the names it is given
         # local name → our function whose result it holds: its last name, or `Class.method` for the class's own
         self.results: dict[str, str] = {}
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
@@ -307,6 +310,9 @@ class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Bla
         elif isinstance(node, ast.Raise):
             if node.exc is not None:
                 self.raising.append(node)
+                given = node.exc.args if isinstance(node.exc, ast.Call) else ()
+                self.raised_prose[id(node)] = [self.prose[arg.id] for arg in given
+                                               if isinstance(arg, ast.Name) and arg.id in self.prose]
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             for item in getattr(node, "items", ()):
                 self.started(item.context_expr)
@@ -330,8 +336,11 @@ class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Bla
                           self.read):
                 names.discard(name)
             survived = self.survived(inner)  # before `name` is rebound: `scores = [s for s in scores if …]`
-            for table in (self.compared, self.dicts, self.records, self.statuses, self.results, self.survivors):
+            for table in (self.compared, self.dicts, self.records, self.statuses, self.results, self.survivors,
+                          self.prose):
                 table.pop(name, None)
+            if isinstance(value, (ast.Constant, ast.JoinedStr)) and not isinstance(getattr(value, "value", ""), bytes):
+                self.prose[name] = value  # `message = "The condition wasn't met before the timeout expired."`
             if self.our_function(inner) is not None:  # `agent = get_agent(id)`, `agent = store.get_agent(id)`
                 self.results[name] = self._relayed_from(inner)  # `self._lookup(id)`: `Store._lookup`
             process = _exit_status(inner)

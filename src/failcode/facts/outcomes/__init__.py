@@ -44,6 +44,7 @@ The package holds one module per concept, and the scan of one function is one cl
 - `fields`: a record's field as a verdict channel across the project: the computed verdicts a
   function passes to it, and a handler's constant there where its own function writes none;
 - `blames`: what a broad handler or a "no result" test says caused a failure (FC006's facts);
+- `raises`: what our functions raise, and the cause each raise says, for their callers' handlers;
 - `tallies`: chains that sort outcomes into buckets by an Enum's members, and the module's
   outcome Enums (FC004's facts);
 - `records`: what the scan finds, before it is positioned; `syntax`: shapes of `ast` nodes.

@@ -391,45 +391,6 @@ class Blames:
             cause, words = found
             self.absences.append(Absence(callee, node.lineno, nothing, cause.name, words))
 
-    def raises_absent(self, node: ast.If, after: tuple[ast.stmt, ...]) -> None:
-        """`record = self.try_resolve(id)` … `if record is None: raise self._not_found(id)`, or `if
-        ctx := Context.get(): return ctx` and then `raise RuntimeError("only inside a step")`: a
-        raise reached only when a lookup found nothing says that nothing was found, whatever its
-        words, and its callers' handlers hear that cause (`raises_causes`)."""
-        subject, _, missing = _nothing_test(node.test)
-        if isinstance(subject, ast.NamedExpr) and isinstance(_awaited(subject.value), ast.Call):
-            subject = subject.target  # `if ctx := Context.get():`
-        elif not (isinstance(subject, ast.Name) and subject.id in self.fetched):
-            return
-        if missing:
-            arm = node.body
-        elif node.orelse:
-            arm = node.orelse
-        else:  # `if found: return found`: what follows runs when nothing was found
-            arm = list(after[:1]) if node.body and isinstance(node.body[-1], ast.Return) else []
-        self.raised_absent.update(id(statement) for statement in arm if isinstance(statement, ast.Raise))
-
-    def raises_causes(self) -> Iterator[tuple[str, str]]:
-        """(error class, cause) of each error the function raises that names a cause by its class
-        or its message (`raise IOError(f"File {name!r} does not exist")`, `raise NoSuchJob(id)`),
-        and the `FileNotFoundError` of a program it starts outside any try of its own, which says
-        the program is not there (not found, not installed): the summary its callers' handlers are
-        judged with (issue 23, principle 2)."""
-        if self.starts_program:  # what starting a program that is not there raises reaches the callers
-            yield causes.MISSING_PROGRAM, "not-found"
-            yield causes.MISSING_PROGRAM, "not-installed"
-        for node in self.raising:
-            raised = _raised(node)
-            if raised is None:
-                continue
-            error = raised.rpartition(".")[2]
-            said = [ast.Expr(node.exc), *map(ast.Expr, self.raised_prose.get(id(node), ()))]  # `raise E(message)`
-            found = causes.asserted((error,), tuple(_words_of(said)), ())
-            if found is not None:
-                yield error, found[0].name
-            elif id(node) in self.raised_absent:
-                yield error, "not-found"
-
     def polled(self, attempt, handler: ast.ExceptHandler, types: tuple[str, ...]) -> None:
         """`while True: try: state = client.status(job) … except Exception: return "timeout"`: any
         error while polling, our own bug or the party's refusal, is recorded as a timeout.

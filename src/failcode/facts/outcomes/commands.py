@@ -59,7 +59,7 @@ class Commands:
 
     def started(self, value: ast.expr) -> None:
         """Notes that the function starts a program outside any try of its own: whatever starting
-        it raises reaches its callers (`Blames.raises_causes`)."""
+        it raises reaches its callers (`Raising.raises_causes`)."""
         if not self.trying and not self.starts_program and self.starts(value):
             self.starts_program = True
 

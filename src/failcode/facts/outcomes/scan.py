@@ -21,6 +21,7 @@ from failcode.facts.outcomes.defaults import Defaults
 from failcode.facts.outcomes.fields import RecordFields
 from failcode.facts.outcomes.paths import FailurePaths
 from failcode.facts.outcomes.provenance import Provenance
+from failcode.facts.outcomes.raises import Raising, _Raised
 from failcode.facts.outcomes.records import _Context, _Pending, _PendingBlame
 from failcode.facts.outcomes.survivors import Survivors
 from failcode.facts.outcomes.replies import Replies
@@ -118,7 +119,7 @@ def _reads_reply(value: ast.expr, remote: set[str], answered: set[str]) -> bool:
 
 
 class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Blames, Tallies, Commands, Survivors,
-           Replies, RecordFields):
+           Replies, RecordFields, Raising):
     """One function's writes and blames, by one walk of its statements (nested definitions are
     their own scans)."""
 
@@ -174,10 +175,7 @@ class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Bla
         # (record, field) pairs that name it; and the pairs genuine writes fill: `Channels.write`
         self.explained: list[tuple[_Pending, frozenset[tuple[str, str]]]] = []
         self.described: set[tuple[str, str]] = set()
-        self.raising: list[ast.Raise] = []  # the function's raises of a new error, for `Blames.raises_causes`
-        self.raised_absent: set[int] = set()  # ids of those reached only when a lookup found nothing
-        self.prose: dict[str, ast.expr] = {}  # local name → the text it was last bound to (`message = "…"`)
-        self.raised_prose: dict[int, list[ast.expr]] = {}  # id of a raise → the texts of the names it is given
+        self.raised = _Raised()  # the function's raises of a new error, for `Raising.raises_causes`
         # local name → our function whose result it holds: its last name, or `Class.method` for the class's own
         self.results: dict[str, str] = {}
         self.absences: list[Absence] = []  # tests that say why our function gave nothing back
@@ -308,11 +306,7 @@ class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Bla
             self.started(node.value)
             self.expression_statement(node.value, context)
         elif isinstance(node, ast.Raise):
-            if node.exc is not None:
-                self.raising.append(node)
-                given = node.exc.args if isinstance(node.exc, ast.Call) else ()
-                self.raised_prose[id(node)] = [self.prose[arg.id] for arg in given
-                                               if isinstance(arg, ast.Name) and arg.id in self.prose]
+            self.raise_statement(node)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
             for item in getattr(node, "items", ()):
                 self.started(item.context_expr)
@@ -336,11 +330,9 @@ class Scan(FailurePaths, Branches, Channels, Attempts, Provenance, Defaults, Bla
                           self.read):
                 names.discard(name)
             survived = self.survived(inner)  # before `name` is rebound: `scores = [s for s in scores if …]`
-            for table in (self.compared, self.dicts, self.records, self.statuses, self.results, self.survivors,
-                          self.prose):
+            for table in (self.compared, self.dicts, self.records, self.statuses, self.results, self.survivors):
                 table.pop(name, None)
-            if isinstance(value, (ast.Constant, ast.JoinedStr)) and not isinstance(getattr(value, "value", ""), bytes):
-                self.prose[name] = value  # `message = "The condition wasn't met before the timeout expired."`
+            self.bound_text(name, value)
             if self.our_function(inner) is not None:  # `agent = get_agent(id)`, `agent = store.get_agent(id)`
                 self.results[name] = self._relayed_from(inner)  # `self._lookup(id)`: `Store._lookup`
             process = _exit_status(inner)

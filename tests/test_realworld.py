@@ -153,12 +153,13 @@ FRESH_BATCHES = {
     85: ["healthcheck", "testcontainers", "nannyml", "locust-plugins"],
     86: ["alibi-detect", "py-healthcheck", "retry2", "pytest-socket"],
     87: ["helicone", "evalidate", "pytest-httpserver", "opentelemetry-api"],
+    88: ["pybreaker", "circuitbreaker", "testfixtures", "icontract"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """501 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and sixty-four of four, and the 15 packages of session 32's precision sweeps,
+    """505 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and sixty-five of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -822,7 +823,11 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # moved held-out recall to 41/1575 (.0260): the floors hold. Fresh batch 87 (helicone, evalidate,
 # pytest-httpserver, opentelemetry-api: no finding; none of its 3 real defects found), labelled
 # blind at session 59's end for the next session's first change, moved held-out recall to 41/1578
-# (.0260, below .026), and the floor follows it to .025.
+# (.0260, below .026), and the floor follows it to .025. That change (session 60: a raise says its
+# cause by where it sits) silenced 2 tune findings (both false) and none held out; batch 87 had no
+# finding before or after. Fresh batch 88 (pybreaker, circuitbreaker, testfixtures, icontract: no
+# finding; none of its 12 real defects found), labelled blind before the session's next change,
+# moved held-out recall to 41/1590 (.0258): the floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},

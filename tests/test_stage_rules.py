@@ -995,6 +995,85 @@ def test_fc003_named_outcome_still_reported_beside_those_controls(project):
     assert project.findings() == [("grader.py", "FC003", 6), ("grader.py", "FC003", 14)]
 
 
+def test_fc003_a_handler_whose_exception_names_the_code_it_records(project):
+    """crosshair's behaviour comparison (session 60's sweep): `except CrosshairUnsupported: return
+    SkipReason.UNSUPPORTED` around a whole attempt records what its exception is named for, as the
+    genuine path records "unsupported" for the same condition: quiet, and so is `except
+    TimeoutError: status = "timeout"` (every word of the code but "error" is a word of the class).
+    Reported, before and after: a catch-all's "unsupported" (Exception names no code), a handler
+    whose class names another thing (`except ValueError: return "unsupported"`), and the
+    control above's permission error recorded as "missing"."""
+    project.write({"compare.py": '''
+        import enum
+
+
+        class SkipReason(enum.Enum):
+            UNSUPPORTED = "unsupported"
+            ERRORED = "errored"
+
+
+        class CrosshairUnsupported(Exception):
+            pass
+
+
+        def compare_once(space, run, intolerant):
+            try:
+                result = run(space)
+                if intolerant(result):
+                    return SkipReason.UNSUPPORTED
+                return result
+            except CrosshairUnsupported:
+                return SkipReason.UNSUPPORTED
+
+
+        def wait_for(job, deadline):
+            status = "running"
+            try:
+                if job.poll(deadline) is None:
+                    status = "timeout"
+                else:
+                    status = job.result()
+            except TimeoutError:
+                status = "timeout"
+            return status
+
+
+        def compare_loosely(space, run, intolerant):
+            try:
+                result = run(space)
+                if intolerant(result):
+                    return "unsupported"
+                return result
+            except Exception:
+                return "unsupported"
+
+
+        def compare_values(space, run, intolerant):
+            try:
+                result = run(space)
+                if intolerant(result):
+                    return "unsupported"
+                return result
+            except ValueError:
+                return "unsupported"
+
+
+        def lookup(path):
+            try:
+                info = os.stat(path)
+                size = read_header(path)
+            except PermissionError:
+                return "missing"
+            if size == 0:
+                return "missing"
+            return "present"
+        '''})
+    lines = (project.root / "compare.py").read_text().splitlines()
+    after = [number + 1 for number, line in enumerate(lines, 1)
+             if line.strip() in ("except Exception:", "except ValueError:", "except PermissionError:")]
+    assert project.findings() == [("compare.py", "FC003", line) for line in after]
+
+
 def test_fc003_a_narrow_handler_that_records_success_tolerates_what_it_caught(project):
     """google-adk's Spanner metadata tool: the query has run, and a result that `json.dumps` cannot
     serialise is returned as text, still a success. A handler narrower than a catch-all that records

@@ -56,6 +56,7 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
     signalled = {h.id for t in facts.tries for h in t.handlers
                  if t.body_statements == 1 and not h.unspecific or h.signals}
     narrow = {h.id for t in facts.tries for h in t.handlers if not h.catches_all}  # its code is inferred: `medium`
+    caught = {h.id: h.types for t in facts.tries for h in t.handlers if not h.catches_all}
     genuine: dict[tuple, list[int]] = {}
     returned: dict[str, set[str]] = {}  # function → distinct string literals it returns
     decided: set[tuple] = set()  # (function, destination, value, test and arm) the genuine path decides
@@ -78,7 +79,8 @@ def _site_fallbacks(facts: FileFacts, project: Project) -> Iterator[Finding]:
             # "stopped" under the same test: the handler asks the genuine path's question and gives
             # its answer, a decision on the same facts, not a fallback standing in for it
             continue
-        if site.handler in signalled or project.is_failure_status(value, site.function):
+        if site.handler in signalled or project.is_failure_status(value, site.function) \
+                or _names_the_code(caught.get(site.handler, ()), value):
             continue  # `return "unhealthy"` from a failed probe is the honest outcome, not a verdict
         if site.handler in narrow and says_success(value):
             # `except (TypeError, ValueError): return {"status": "SUCCESS", "results": str(results)}`
@@ -242,6 +244,18 @@ def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
                    f"`{test.text}` decides how {test.channel} at line {test.region_start} ended by whether the "
                    f"command wrote to stderr, and {unread}: a command that fails without a word there (or succeeds "
                    f"with warnings) is misreported — {fix}", None, "high")
+
+
+def _names_the_code(types: tuple[str, ...], value: str) -> bool:
+    """`except CrosshairUnsupported: return SkipReason.UNSUPPORTED`, `except TimeoutError: status =
+    "timeout"`: a handler narrower than a catch-all whose exception is named for the code it records
+    (every word of the code, less "error", is a word of the class's name) records what happened,
+    whatever the try's size. A permission error recorded as "missing" is not so named."""
+    words = set(segments(value)) - _ERROR_WORDS
+    return bool(words) and any(words <= set(segments(name.rpartition(".")[2])) for name in types)
+
+
+_ERROR_WORDS = frozenset({"error", "exception"})  # what every exception's name says: no code's own word
 
 
 def _fails_closed(fallback: Write) -> bool:

@@ -246,6 +246,9 @@ def _judged_by_output(facts: FileFacts, test: Write) -> Finding:
                    f"with warnings) is misreported — {fix}", None, "high")
 
 
+_ERROR_WORDS = frozenset({"error", "exception"})  # what every exception's name says: no code's own word
+
+
 def _names_the_code(types: tuple[str, ...], value: str) -> bool:
     """`except CrosshairUnsupported: return SkipReason.UNSUPPORTED`, `except TimeoutError: status =
     "timeout"`: a handler narrower than a catch-all whose exception is named for the code it records
@@ -253,9 +256,6 @@ def _names_the_code(types: tuple[str, ...], value: str) -> bool:
     whatever the try's size. A permission error recorded as "missing" is not so named."""
     words = set(segments(value)) - _ERROR_WORDS
     return bool(words) and any(words <= set(segments(name.rpartition(".")[2])) for name in types)
-
-
-_ERROR_WORDS = frozenset({"error", "exception"})  # what every exception's name says: no code's own word
 
 
 def _fails_closed(fallback: Write) -> bool:

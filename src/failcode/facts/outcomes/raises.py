@@ -37,6 +37,7 @@ class Raising:
             self.raised.texts.pop(name, None)
 
     def raise_statement(self, node: ast.Raise) -> None:
+        """A raise of a new error (not a bare `raise`), with the words of the names it is given."""
         if node.exc is None:
             return
         self.raised.raises.append(node)

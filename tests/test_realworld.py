@@ -154,12 +154,13 @@ FRESH_BATCHES = {
     86: ["alibi-detect", "py-healthcheck", "retry2", "pytest-socket"],
     87: ["helicone", "evalidate", "pytest-httpserver", "opentelemetry-api"],
     88: ["pybreaker", "circuitbreaker", "testfixtures", "icontract"],
+    89: ["retrying", "aiobreaker", "junit-xml", "datasette"],
 }
 
 
 def test_the_committed_corpus_and_its_split():
-    """505 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
-    batches of three and sixty-five of four, and the 15 packages of session 32's precision sweeps,
+    """509 packages: the generalization issue's 70 (18 tuned, 5 seen, 47 new), twenty-three fresh
+    batches of three and sixty-six of four, and the 15 packages of session 32's precision sweeps,
     the 18 of session 33's, the 20 of session 34's, the 14 of session 36's, the 1 of session 37's and
     the 8 of session 38's (seen), session 41's two tune batches of 4, labelled like a fresh batch,
     and the 1 of its sweep (seen), and session 48's tune batches of 5, 4 and 4 (seen), labelled the
@@ -827,7 +828,12 @@ def test_find_and_unpack_an_sdist(tmp_path):
 # cause by where it sits) silenced 2 tune findings (both false) and none held out; batch 87 had no
 # finding before or after. Fresh batch 88 (pybreaker, circuitbreaker, testfixtures, icontract: no
 # finding; none of its 12 real defects found), labelled blind before the session's next change,
-# moved held-out recall to 41/1590 (.0258): the floors hold.
+# moved held-out recall to 41/1590 (.0258): the floors hold. That change (a handler whose exception
+# is named for the code it records) silenced 1 held-out finding (debatable) and none on the tune
+# split; batches 86 and 88 had no finding before or after. Fresh batch 89 (retrying, aiobreaker,
+# junit-xml, datasette: no finding; none of its 9 real defects found), labelled blind at session
+# 60's end for the next session's first change, moved held-out recall to 41/1599 (.0256): the
+# floors hold.
 FLOORS = {
     "tune": {"recall": 0.18, "precision_real": 0.45, "precision_real_or_debatable": 0.82},
     "heldout": {"recall": 0.025, "precision_real": 0.35, "precision_real_or_debatable": 0.69},
